@@ -1,0 +1,33 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** The pure core: model, rules, normalization, serialization. I/O is passed in, never imported. */
+const PURE = ['src/model/**', 'src/rules/**', 'src/normalize/**', 'src/write/**', 'src/errors.ts', 'src/sources/lines.ts'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'example/out/**', '.bench/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { URL: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', console: 'readonly', process: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+      'no-console': 'error',
+      // XML (R2) and URI (R10) rules are about control characters.
+      'no-control-regex': 'off',
+    },
+  },
+  {
+    files: PURE,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*', 'fs', 'path', 'zlib', 'stream', 'http', 'https'], message: 'The core is pure: take I/O as a parameter and keep node:* in src/publish, src/sources or src/cli.' }] }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'The core takes its clock, environment and I/O as parameters.' }, { name: 'Buffer', message: 'Use Uint8Array in the core.' }],
+    },
+  },
+  {
+    files: ['test/**', 'bench/**', 'src/bin.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

@@ -1,0 +1,18 @@
+/** sitemapkit: complete, correct and truthful sitemaps. */
+export { writeSitemaps, writeSourceItems, type WriteSitemapsOptions } from './publish/write-sitemaps.ts';
+export {
+  buildSitemaps,
+  type BuildOptions,
+  type BuildProgress,
+  type BuildSummary,
+  type SitemapSink,
+  type SourceItem,
+  type WrittenFile,
+} from './write/build.ts';
+export { fromCsv, fromJsonLines, fromText, readSource, type InputFormat } from './sources/index.ts';
+export { SitemapError, isSitemapError, type SitemapErrorCode } from './errors.ts';
+export type { Diagnostic, DiagnosticLevel } from './model/diagnostic.ts';
+export type * from './model/record.ts';
+export { CHANGEFREQS } from './model/record.ts';
+export { NS } from './model/namespaces.ts';
+export * as limits from './rules/limits.ts';

@@ -1,0 +1,17 @@
+/** A finding about the input or a file. Findings are data; exceptions are for failures. */
+export interface Diagnostic {
+  /** A PROTOCOL.md rule id ("R8"), or "INPUT" for input that is not a record at all. */
+  rule: string;
+  level: DiagnosticLevel;
+  message: string;
+  /** 1-based line of the input (or record index + 1 for in-memory input). */
+  line?: number;
+  column?: number;
+  url?: string;
+  /** The input file the line belongs to, when there is one. */
+  file?: string;
+}
+
+export type DiagnosticLevel = 'error' | 'warn' | 'info';
+
+export type DiagnosticSink = (diagnostic: Diagnostic) => void;

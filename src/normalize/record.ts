@@ -1,0 +1,423 @@
+/**
+ * Record normalization: loose input (JSON Lines, CSV, API objects) → a SitemapRecord whose every
+ * value is the exact text to write. A bad record never reaches the output: it is dropped with a
+ * diagnostic, and a bad optional field is dropped while its URL stays (PROTOCOL.md rules cited).
+ */
+import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
+import type {
+  AlternateRecord,
+  NormalizedImage,
+  NormalizedNews,
+  NormalizedVideo,
+  SitemapRecord,
+} from '../model/record.ts';
+import { normalizeDatetime } from '../rules/datetime.ts';
+import {
+  MAX_IMAGES_PER_URL,
+  MAX_VIDEO_CATEGORY_LENGTH,
+  MAX_VIDEO_DESCRIPTION_LENGTH,
+  MAX_VIDEO_DURATION_SECONDS,
+  MAX_VIDEO_TAGS,
+  MAX_VIDEO_TITLE_LENGTH,
+  MAX_VIDEO_UPLOADER_LENGTH,
+  NEWS_MAX_AGE_MS,
+} from '../rules/limits.ts';
+import { checkScope, toSitemapUri, type Scope } from '../rules/url.ts';
+import {
+  isChangefreq,
+  isCountryCode,
+  isHreflang,
+  isNewsGenres,
+  isNewsLanguage,
+  isStockTickers,
+  normalizeDecimalInRange,
+  normalizeInteger,
+  normalizePriority,
+  normalizeYesNo,
+  toXmlText,
+} from '../rules/values.ts';
+
+export interface NormalizeOptions {
+  /** Relative `loc` values are resolved against it (R8, reported). */
+  base?: URL;
+  /** Where the sitemap is served from; URLs outside it are reported (R16/R17). */
+  scope?: Scope;
+  /** Level of scope findings: `error` drops nothing but fails a strict run. @default 'warn' */
+  scopeLevel?: DiagnosticLevel;
+  /** Milliseconds since the epoch, for the news age check (R37). */
+  now: number;
+}
+
+export interface NormalizedEntry {
+  record: SitemapRecord;
+  /** The record's lastmod as an instant, for the index's `<lastmod>`. */
+  lastmodEpoch?: number;
+}
+
+type Report = (rule: string, level: DiagnosticLevel, message: string) => void;
+
+const RECORD_KEYS = new Set(['loc', 'lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates']);
+
+export class RecordNormalizer {
+  readonly #options: NormalizeOptions;
+  readonly #emit: (diagnostic: Diagnostic) => void;
+  #line = 0;
+  #url: string | undefined;
+  readonly #report: Report = (rule, level, message) => {
+    const diagnostic: Diagnostic = { rule, level, message, line: this.#line };
+    if (this.#url !== undefined) diagnostic.url = this.#url;
+    this.#emit(diagnostic);
+  };
+
+  constructor(options: NormalizeOptions, emit: (diagnostic: Diagnostic) => void) {
+    this.#options = options;
+    this.#emit = emit;
+  }
+
+  /** Returns the normalized record, or `undefined` when the record cannot be written at all. */
+  normalize(input: unknown, line: number): NormalizedEntry | undefined {
+    this.#line = line;
+    this.#url = undefined;
+    const report = this.#report;
+    if (typeof input === 'string') input = { loc: input };
+    if (!isObject(input)) {
+      report('INPUT', 'error', `record dropped: expected an object with "loc", got ${describe(input)}`);
+      return undefined;
+    }
+    if (typeof input['loc'] !== 'string') {
+      report('R6', 'error', `record dropped: "loc" is ${input['loc'] === undefined ? 'missing' : `not a string (${describe(input['loc'])})`}`);
+      return undefined;
+    }
+    const loc = this.#uri(input['loc'], 'loc', true);
+    if (loc === undefined) return undefined;
+    this.#url = loc;
+    const record: SitemapRecord = { loc };
+    if (this.#options.scope !== undefined) {
+      const scope = checkScope(loc, this.#options.scope);
+      if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`);
+    }
+    for (const key of Object.keys(input)) {
+      if (!RECORD_KEYS.has(key)) report('INPUT', 'warn', `unknown field "${key}" ignored`);
+    }
+
+    let lastmodEpoch: number | undefined;
+    const lastmod = input['lastmod'];
+    if (lastmod !== undefined && lastmod !== null && lastmod !== '') {
+      const date = this.#datetime(lastmod, 'lastmod');
+      if (date !== undefined) {
+        record.lastmod = date.value;
+        lastmodEpoch = date.epoch;
+      }
+    }
+    const changefreq = input['changefreq'];
+    if (changefreq !== undefined && changefreq !== null && changefreq !== '') {
+      if (typeof changefreq === 'string' && isChangefreq(changefreq)) record.changefreq = changefreq;
+      else report('R13', 'error', `changefreq dropped: ${quote(changefreq)} is not one of always, hourly, daily, weekly, monthly, yearly, never`);
+    }
+    const priority = input['priority'];
+    if (priority !== undefined && priority !== null && priority !== '') {
+      const value = typeof priority === 'number' || typeof priority === 'string' ? normalizePriority(priority) : undefined;
+      if (value !== undefined) record.priority = value;
+      else report('R14', 'error', `priority dropped: ${quote(priority)} is not a decimal from 0.0 to 1.0`);
+    }
+    const images = this.#list(input['images'], 'images', (image, n) => this.#image(image, n));
+    if (images !== undefined) {
+      if (images.length > MAX_IMAGES_PER_URL) {
+        report('R34', 'error', `${images.length - MAX_IMAGES_PER_URL} images dropped: at most ${MAX_IMAGES_PER_URL} per URL`);
+        images.length = MAX_IMAGES_PER_URL;
+      }
+      record.images = images;
+    }
+    const videos = this.#list(input['videos'], 'videos', (video, n) => this.#video(video, n, loc));
+    if (videos !== undefined) record.videos = videos;
+    if (input['news'] !== undefined && input['news'] !== null) {
+      const news = this.#news(input['news']);
+      if (news !== undefined) record.news = news;
+    }
+    const alternates = this.#list(input['alternates'], 'alternates', (alternate, n) => this.#alternate(alternate, n));
+    if (alternates !== undefined) {
+      this.#checkAlternateSet(alternates, loc);
+      record.alternates = alternates;
+    }
+    return lastmodEpoch === undefined ? { record } : { record, lastmodEpoch };
+  }
+
+  #uri(value: string, field: string, isLoc: boolean): string | undefined {
+    const result = toSitemapUri(value, isLoc ? this.#options.base : undefined);
+    const what = isLoc ? 'record dropped' : `${field} dropped`;
+    if (!result.ok) {
+      this.#report(result.rule, 'error', `${what}: ${field} ${result.reason}`);
+      return undefined;
+    }
+    if (result.resolved) {
+      this.#report('R8', 'warn', `${field} "${clip(value.trim())}" is relative; resolved to ${result.uri}`);
+    } else if (result.changed && /[\0-\x20"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})/.test(value.trim())) {
+      // Non-ASCII is an IRI being written as a URI, as asked; raw ASCII that URIs forbid was an input fault.
+      this.#report('R10', 'warn', `${field} had characters URLs may not contain raw; written as ${result.uri}`);
+    }
+    return result.uri;
+  }
+
+  #datetime(value: unknown, field: string): { value: string; epoch: number } | undefined {
+    if (typeof value !== 'string' && !(value instanceof Date)) {
+      this.#report('R11', 'error', `${field} dropped: ${quote(value)} is not a date`);
+      return undefined;
+    }
+    const result = normalizeDatetime(value);
+    if (!result.ok) {
+      this.#report(result.rule, 'error', `${field} dropped: ${result.reason}`);
+      return undefined;
+    }
+    return { value: result.value, epoch: result.epoch };
+  }
+
+  #text(value: unknown, field: string, rule: string, maxLength?: number): string | undefined {
+    if (typeof value !== 'string' || value.trim() === '') {
+      this.#report(rule, 'error', `${field} ${value === undefined ? 'is missing' : `must be a non-empty string, got ${quote(value)}`}`);
+      return undefined;
+    }
+    const { text, changed } = toXmlText(value.trim());
+    if (changed) this.#report('R2', 'warn', `${field}: characters XML cannot carry were removed`);
+    if (maxLength !== undefined && [...text].length > maxLength) {
+      this.#report(rule, 'error', `${field} is ${[...text].length} characters long; the limit is ${maxLength}`);
+      return undefined;
+    }
+    return text;
+  }
+
+  #list<T>(value: unknown, field: string, each: (item: unknown, n: number) => T | undefined): T[] | undefined {
+    if (value === undefined || value === null) return undefined;
+    if (!Array.isArray(value)) {
+      this.#report('INPUT', 'error', `${field} dropped: expected a list, got ${describe(value)}`);
+      return undefined;
+    }
+    const out: T[] = [];
+    for (let n = 0; n < value.length; n++) {
+      const item = each(value[n], n + 1);
+      if (item !== undefined) out.push(item);
+    }
+    return out.length > 0 ? out : undefined;
+  }
+
+  #image(input: unknown, n: number): NormalizedImage | undefined {
+    const field = `images[${n}]`;
+    if (!isObject(input) || typeof input['loc'] !== 'string') {
+      this.#report('R34', 'error', `${field} dropped: an image needs a "loc" URL`);
+      return undefined;
+    }
+    const loc = this.#uri(input['loc'], `${field}.loc`, false);
+    if (loc === undefined) return undefined;
+    const image: NormalizedImage = { loc };
+    for (const key of ['caption', 'geo_location', 'title'] as const) {
+      if (input[key] === undefined) continue;
+      this.#report('R34', 'warn', `${field}.${key} is deprecated and ignored by Google since 2022`);
+      const text = this.#text(input[key], `${field}.${key}`, 'R34');
+      if (text !== undefined) image[key] = text;
+    }
+    if (typeof input['license'] === 'string') {
+      this.#report('R34', 'warn', `${field}.license is deprecated and ignored by Google since 2022`);
+      const license = this.#uri(input['license'], `${field}.license`, false);
+      if (license !== undefined) image.license = license;
+    }
+    return image;
+  }
+
+  #video(input: unknown, n: number, pageLoc: string): NormalizedVideo | undefined {
+    const field = `videos[${n}]`;
+    if (!isObject(input)) {
+      this.#report('R35', 'error', `${field} dropped: expected an object, got ${describe(input)}`);
+      return undefined;
+    }
+    const report = this.#report;
+    const thumbnail = typeof input['thumbnail_loc'] === 'string' ? this.#uri(input['thumbnail_loc'], `${field}.thumbnail_loc`, false) : undefined;
+    const title = this.#text(input['title'], `${field}.title`, 'R35', MAX_VIDEO_TITLE_LENGTH);
+    const description = this.#text(input['description'], `${field}.description`, 'R35', MAX_VIDEO_DESCRIPTION_LENGTH);
+    const content = typeof input['content_loc'] === 'string' ? this.#uri(input['content_loc'], `${field}.content_loc`, false) : undefined;
+    const player = typeof input['player_loc'] === 'string' ? this.#uri(input['player_loc'], `${field}.player_loc`, false) : undefined;
+    if (thumbnail === undefined || title === undefined || description === undefined || (content === undefined && player === undefined)) {
+      const missing = [
+        thumbnail === undefined && 'a valid thumbnail_loc',
+        title === undefined && 'a valid title',
+        description === undefined && 'a valid description',
+        content === undefined && player === undefined && 'a valid content_loc or player_loc',
+      ].filter(Boolean);
+      report('R35', 'error', `${field} dropped: a video needs ${missing.join(', ')}`);
+      return undefined;
+    }
+    const video: NormalizedVideo = { thumbnail_loc: thumbnail, title, description };
+    if (content !== undefined) video.content_loc = content;
+    if (player !== undefined) video.player_loc = player;
+    if (content === pageLoc || player === pageLoc) report('R36', 'warn', `${field}: content_loc/player_loc should not be the page URL itself`);
+
+    const value = <K extends keyof NormalizedVideo>(key: K, parse: (v: unknown) => NormalizedVideo[K] | undefined, expected: string): void => {
+      const raw = input[key];
+      if (raw === undefined || raw === null) return;
+      const parsed = parse(raw);
+      if (parsed === undefined) report('R36', 'error', `${field}.${key} dropped: ${quote(raw)} is not ${expected}`);
+      else video[key] = parsed;
+    };
+    const numeric = (v: unknown): v is number | string => typeof v === 'number' || typeof v === 'string';
+    value('duration', (v) => (numeric(v) ? normalizeInteger(v, MAX_VIDEO_DURATION_SECONDS) : undefined), `whole seconds from 1 to ${MAX_VIDEO_DURATION_SECONDS}`);
+    if (video.duration === '0') report('R36', 'warn', `${field}.duration is 0; Google requires at least 1 second`);
+    value('rating', (v) => (numeric(v) ? normalizeDecimalInRange(v, 0, 5) : undefined), 'a decimal from 0.0 to 5.0');
+    value('view_count', (v) => (numeric(v) ? normalizeInteger(v) : undefined), 'a non-negative integer');
+    for (const key of ['expiration_date', 'publication_date'] as const) {
+      if (input[key] === undefined || input[key] === null) continue;
+      const date = this.#datetime(input[key], `${field}.${key}`);
+      if (date !== undefined) video[key] = date.value;
+    }
+    if (input['tags'] !== undefined) {
+      const tags = Array.isArray(input['tags']) ? input['tags'].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => toXmlText(t.trim()).text) : [];
+      if (tags.length > MAX_VIDEO_TAGS) report('R36', 'error', `${field}.tags: ${tags.length - MAX_VIDEO_TAGS} tags dropped, at most ${MAX_VIDEO_TAGS} per video`);
+      if (tags.length > 0) video.tags = tags.slice(0, MAX_VIDEO_TAGS);
+    }
+    for (const key of ['family_friendly', 'requires_subscription', 'live'] as const) {
+      value(key, (v) => (typeof v === 'boolean' || typeof v === 'string' ? normalizeYesNo(v) : undefined), 'yes/no or a boolean');
+    }
+    value(
+      'restriction',
+      (v) => {
+        if (!isObject(v) || !isRelationship(v['relationship']) || !Array.isArray(v['countries'])) return undefined;
+        const countries = v['countries'];
+        if (!countries.every((c): c is string => typeof c === 'string' && isCountryCode(c))) return undefined;
+        return { relationship: v['relationship'], countries: countries.join(' ') };
+      },
+      '{ relationship: "allow" | "deny", countries: ["US", ...] } with ISO 3166 upper-case codes',
+    );
+    value(
+      'platform',
+      (v) => {
+        if (!isObject(v) || !isRelationship(v['relationship']) || !Array.isArray(v['platforms'])) return undefined;
+        const platforms = v['platforms'];
+        if (!platforms.every((p) => p === 'web' || p === 'mobile' || p === 'tv')) return undefined;
+        return { relationship: v['relationship'], platforms: platforms.join(' ') };
+      },
+      '{ relationship: "allow" | "deny", platforms: ["web" | "mobile" | "tv", ...] }',
+    );
+    if (input['uploader'] !== undefined) {
+      const uploader = input['uploader'];
+      const name = isObject(uploader) ? this.#text(uploader['name'], `${field}.uploader.name`, 'R36', MAX_VIDEO_UPLOADER_LENGTH) : undefined;
+      if (name === undefined) {
+        if (!isObject(uploader)) report('R36', 'error', `${field}.uploader dropped: expected { name, info? }`);
+      } else {
+        video.uploader = { name };
+        const info = isObject(uploader) && typeof uploader['info'] === 'string' ? this.#uri(uploader['info'], `${field}.uploader.info`, false) : undefined;
+        if (info !== undefined) video.uploader.info = info;
+      }
+    }
+    if (input['category'] !== undefined) {
+      report('R36', 'warn', `${field}.category is deprecated and ignored by Google since 2022`);
+      const category = this.#text(input['category'], `${field}.category`, 'R36', MAX_VIDEO_CATEGORY_LENGTH);
+      if (category !== undefined) video.category = category;
+    }
+    if (typeof input['gallery_loc'] === 'string') {
+      report('R36', 'warn', `${field}.gallery_loc is deprecated and ignored by Google since 2022`);
+      const gallery = this.#uri(input['gallery_loc'], `${field}.gallery_loc`, false);
+      if (gallery !== undefined) video.gallery_loc = gallery;
+    }
+    if (input['prices'] !== undefined) {
+      report('R36', 'warn', `${field}.prices is deprecated and ignored by Google since 2022`);
+      const prices = this.#list(input['prices'], `${field}.prices`, (price, k) => this.#price(price, `${field}.prices[${k}]`));
+      if (prices !== undefined) video.prices = prices;
+    }
+    return video;
+  }
+
+  #price(input: unknown, field: string): NonNullable<NormalizedVideo['prices']>[number] | undefined {
+    const amount = isObject(input) && (typeof input['value'] === 'number' || typeof input['value'] === 'string') ? normalizeDecimalInRange(input['value'], 0, Number.MAX_SAFE_INTEGER) : undefined;
+    const currency = isObject(input) ? input['currency'] : undefined;
+    if (!isObject(input) || amount === undefined || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) {
+      this.#report('R36', 'error', `${field} dropped: a price needs a non-negative value and an ISO 4217 currency such as "EUR"`);
+      return undefined;
+    }
+    const price: NonNullable<NormalizedVideo['prices']>[number] = { value: amount, currency };
+    if (input['type'] === 'rent' || input['type'] === 'purchase') price.type = input['type'];
+    if (input['resolution'] === 'hd' || input['resolution'] === 'sd') price.resolution = input['resolution'];
+    return price;
+  }
+
+  #news(input: unknown): NormalizedNews | undefined {
+    const report = this.#report;
+    const publication = isObject(input) ? input['publication'] : undefined;
+    if (!isObject(input) || !isObject(publication)) {
+      report('R37', 'error', 'news dropped: expected { publication: { name, language }, publication_date, title }');
+      return undefined;
+    }
+    const name = this.#text(publication['name'], 'news.publication.name', 'R37');
+    const language = typeof publication['language'] === 'string' ? publication['language'].trim() : undefined;
+    if (language !== undefined && !isNewsLanguage(language)) report('R37', 'error', `news.publication.language "${clip(language)}" is not a lower-case ISO 639 code (or zh-cn, zh-tw)`);
+    else if (language === undefined) report('R37', 'error', 'news.publication.language is missing');
+    const title = this.#text(input['title'], 'news.title', 'R37');
+    const date = input['publication_date'] === undefined ? undefined : this.#datetime(input['publication_date'], 'news.publication_date');
+    if (input['publication_date'] === undefined) report('R37', 'error', 'news.publication_date is missing');
+    if (name === undefined || language === undefined || !isNewsLanguage(language) || title === undefined || date === undefined) {
+      report('R37', 'error', 'news dropped: it needs a publication name and language, a publication_date and a title');
+      return undefined;
+    }
+    if (this.#options.now - date.epoch > NEWS_MAX_AGE_MS) {
+      report('R37', 'warn', `news.publication_date ${date.value} is more than two days old; news sitemaps are for recent articles`);
+    }
+    const news: NormalizedNews = { publication: { name, language }, publication_date: date.value, title };
+    const deprecated = (key: 'access' | 'genres' | 'keywords' | 'stock_tickers', valid: (v: string) => boolean, expected: string): void => {
+      const raw = input[key];
+      if (raw === undefined || raw === null) return;
+      report('R37', 'warn', `news.${key} is deprecated and ignored by Google since 2022`);
+      if (typeof raw === 'string' && valid(raw.trim())) news[key] = toXmlText(raw.trim()).text;
+      else report('R37', 'error', `news.${key} dropped: ${quote(raw)} is not ${expected}`);
+    };
+    deprecated('access', (v) => v === 'Subscription' || v === 'Registration', 'Subscription or Registration');
+    deprecated('genres', isNewsGenres, 'a comma-separated list of PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated');
+    deprecated('keywords', (v) => v !== '', 'a non-empty string');
+    deprecated('stock_tickers', isStockTickers, 'up to five EXCHANGE:TICKER, comma-separated');
+    return news;
+  }
+
+  #alternate(input: unknown, n: number): AlternateRecord | undefined {
+    const field = `alternates[${n}]`;
+    if (!isObject(input) || typeof input['hreflang'] !== 'string' || typeof input['href'] !== 'string') {
+      this.#report('R38', 'error', `${field} dropped: an alternate needs "hreflang" and "href"`);
+      return undefined;
+    }
+    const hreflang = input['hreflang'].trim();
+    if (!isHreflang(hreflang)) {
+      this.#report('R38', 'error', `${field} dropped: hreflang "${clip(hreflang)}" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default`);
+      return undefined;
+    }
+    const href = this.#uri(input['href'], `${field}.href`, false);
+    return href === undefined ? undefined : { hreflang, href };
+  }
+
+  #checkAlternateSet(alternates: AlternateRecord[], loc: string): void {
+    const seen = new Map<string, string>();
+    for (const { hreflang, href } of alternates) {
+      const key = hreflang.toLowerCase();
+      const earlier = seen.get(key);
+      if (earlier !== undefined && earlier !== href) this.#report('R38', 'warn', `hreflang "${hreflang}" is listed twice with different URLs`);
+      seen.set(key, href);
+    }
+    if (!alternates.some((a) => a.href === loc)) this.#report('R38', 'warn', 'the URL is not listed among its own alternates');
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+}
+
+function isRelationship(value: unknown): value is 'allow' | 'deny' {
+  return value === 'allow' || value === 'deny';
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${quote(value)}`;
+}
+
+function quote(value: unknown): string {
+  const text = typeof value === 'string' ? `"${value}"` : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value);
+  return clip(text);
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

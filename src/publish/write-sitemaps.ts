@@ -1,0 +1,41 @@
+/** `writeSitemaps`: the writer pipeline published into a folder. */
+import type { SitemapRecordInput } from '../model/record.ts';
+import { buildSitemaps, parseBaseUrl, type BuildOptions, type BuildSummary, type SourceItem } from '../write/build.ts';
+import { openDirectorySink } from './directory.ts';
+
+export interface WriteSitemapsOptions extends BuildOptions {
+  /** Folder the files are published into (created if missing). Other files in it are left alone. */
+  outDir: string;
+  /** zlib level for `gzip`. @default 6 */
+  gzipLevel?: number;
+}
+
+type RecordLike = SitemapRecordInput | string;
+
+/**
+ * Writes records (objects, or bare URL strings) as a sitemap set: `sitemap.xml`, or numbered
+ * sitemaps with `sitemap.xml` as their index. Published atomically; returns what was written.
+ * Throws a SitemapError for failures (`SM_STRICT_FAILED` and `SM_NOTHING_TO_WRITE` carry the summary).
+ */
+export async function writeSitemaps(
+  records: Iterable<RecordLike> | AsyncIterable<RecordLike>,
+  options: WriteSitemapsOptions,
+): Promise<BuildSummary> {
+  return writeSourceItems(numbered(records), options);
+}
+
+/** Like `writeSitemaps`, for sources that carry their own line numbers and input findings. */
+export async function writeSourceItems(
+  items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
+  options: WriteSitemapsOptions,
+): Promise<BuildSummary> {
+  parseBaseUrl(options.baseUrl); // a bad base URL fails before anything touches the disk
+  const sinkOptions = { gzip: options.gzip ?? false, filename: options.filename ?? 'sitemap' };
+  const sink = await openDirectorySink(options.outDir, options.gzipLevel === undefined ? sinkOptions : { ...sinkOptions, gzipLevel: options.gzipLevel });
+  return buildSitemaps(items, options, sink);
+}
+
+async function* numbered(records: Iterable<RecordLike> | AsyncIterable<RecordLike>): AsyncGenerator<SourceItem> {
+  let line = 0;
+  for await (const record of records) yield { line: ++line, record };
+}

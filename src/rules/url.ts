@@ -1,0 +1,149 @@
+/** `<loc>` rules: absolute http(s) (R8), length (R9), URI characters (R10), scope (R16/R17). */
+import { MAX_LOC_LENGTH } from './limits.ts';
+
+/**
+ * Already-canonical absolute URLs: lower-case ASCII host without port, only URI characters,
+ * valid escapes. These need no work, and they are nearly all real input, so they skip the slow path.
+ * The host's last label starts with a letter (no IPv4 shorthand to canonicalize) and no label is
+ * punycode (it may be invalid), so whatever matches is exactly what the slow path would write.
+ */
+const CANONICAL_URL =
+  /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z](?:[a-z0-9-]*[a-z0-9])?(?:[/?][A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
+const HAS_PERCENT = /%/;
+const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+const PUNYCODE_LABEL = /(?:^|[./])xn--/i;
+const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+/** RFC 3986 characters that may stand unescaped outside the authority (unreserved, reserved minus brackets). */
+const URI_CHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
+
+export type UriResult =
+  | { ok: true; uri: string; changed: boolean; resolved: boolean }
+  | { ok: false; rule: 'R8' | 'R9' | 'R10'; reason: string };
+
+/**
+ * Turns an IRI or URI into the URI a sitemap may carry: scheme and host lower-cased, IDN host as
+ * punycode, non-ASCII and characters not allowed in URIs percent-encoded as UTF-8, existing valid
+ * escapes kept. A relative reference is resolved against `base` when one is given.
+ */
+export function toSitemapUri(input: string, base?: URL): UriResult {
+  const text = input.trim();
+  if (CANONICAL_URL.test(text) && (!HAS_PERCENT.test(text) || !BAD_ESCAPE.test(text))) {
+    if (text.length > MAX_LOC_LENGTH) return tooLong(text.length);
+    return { ok: true, uri: text, changed: false, resolved: false };
+  }
+  return slowPath(text, base);
+}
+
+function slowPath(text: string, base: URL | undefined): UriResult {
+  if (text === '') return { ok: false, rule: 'R8', reason: 'is empty' };
+  let absolute = text;
+  let resolved = false;
+  let scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
+  if (scheme === undefined) {
+    const relative = base === undefined ? undefined : encodeRest(text.replace(/\\/g, '/'));
+    if (base === undefined || relative === undefined) {
+      return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not an absolute URL` };
+    }
+    try {
+      absolute = new URL(relative, base).href;
+    } catch {
+      return { ok: false, rule: 'R8', reason: `"${clip(text)}" cannot be resolved against ${base.href}` };
+    }
+    scheme = base.protocol.slice(0, -1);
+    resolved = true;
+  }
+  if (scheme !== 'http' && scheme !== 'https') {
+    return { ok: false, rule: 'R8', reason: `"${clip(text)}" uses ${scheme}:, only http: and https: are allowed` };
+  }
+  const afterScheme = absolute.slice(absolute.indexOf(':') + 1);
+  if (!afterScheme.startsWith('//')) return { ok: false, rule: 'R8', reason: `"${clip(text)}" has no host` };
+  const authorityEnd = afterScheme.slice(2).search(/[/?#]/);
+  const authority = authorityEnd === -1 ? afterScheme.slice(2) : afterScheme.slice(2, 2 + authorityEnd);
+  const rest = authorityEnd === -1 ? '' : afterScheme.slice(2 + authorityEnd);
+  let host: string;
+  try {
+    const parsed = new URL(`${scheme}://${authority}/`);
+    if (parsed.hostname === '') throw new TypeError('empty host');
+    host = parsed.host;
+    if (parsed.username !== '' || parsed.password !== '') host = `${authority.slice(0, authority.lastIndexOf('@') + 1)}${host}`;
+  } catch {
+    return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
+  }
+  if (PUNYCODE_LABEL.test(host) && !validPunycodeHost(host)) {
+    return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
+  }
+  const encodedRest = encodeRest(rest);
+  if (encodedRest === undefined) return { ok: false, rule: 'R10', reason: `"${clip(text)}" contains an unpaired surrogate` };
+  const uri = `${scheme}://${host}${encodedRest}`;
+  if (uri.length > MAX_LOC_LENGTH) return tooLong(uri.length);
+  return { ok: true, uri, changed: uri !== text, resolved };
+}
+
+function validPunycodeHost(host: string): boolean {
+  try {
+    return new URL(`http://${host}/`).host === host;
+  } catch {
+    return false;
+  }
+}
+
+/** Percent-encodes what may not stand raw in path, query and fragment; a second `#` is data. */
+function encodeRest(rest: string): string | undefined {
+  let out = '';
+  let seenHash = false;
+  for (let i = 0; i < rest.length; i++) {
+    const ch = rest.charAt(i);
+    if (ch === '%' && /^[0-9A-Fa-f]{2}$/.test(rest.slice(i + 1, i + 3))) {
+      out += ch;
+    } else if (ch === '#' && !seenHash) {
+      seenHash = true;
+      out += ch;
+    } else if (URI_CHAR.test(ch)) {
+      out += ch;
+    } else {
+      const code = rest.charCodeAt(i);
+      let char = ch;
+      if (code >= 0xd800 && code <= 0xdbff) {
+        const next = rest.charCodeAt(i + 1);
+        if (!(next >= 0xdc00 && next <= 0xdfff)) return undefined;
+        char = rest.slice(i, i + 2);
+        i++;
+      } else if (code >= 0xdc00 && code <= 0xdfff) {
+        return undefined;
+      }
+      out += encodeURIComponent(char).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    }
+  }
+  return out;
+}
+
+function tooLong(length: number): UriResult {
+  return { ok: false, rule: 'R9', reason: `is ${length} characters long after encoding; the limit is ${MAX_LOC_LENGTH}` };
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** Where a sitemap served from a folder may point (R16/R17): same origin, path under the folder. */
+export interface Scope {
+  /** `https://example.com/catalog/`: origin plus the folder path, always ending in `/`. */
+  readonly prefix: string;
+  readonly origin: string;
+}
+
+export function scopeOf(folderUrl: URL): Scope {
+  const path = folderUrl.pathname.endsWith('/') ? folderUrl.pathname : `${folderUrl.pathname}/`;
+  return { prefix: `${folderUrl.origin}${path}`, origin: folderUrl.origin };
+}
+
+export type ScopeCheck = { ok: true } | { ok: false; rule: 'R16' | 'R17'; reason: string };
+
+export function checkScope(uri: string, scope: Scope): ScopeCheck {
+  if (uri.startsWith(scope.prefix)) return { ok: true };
+  const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(uri.charAt(scope.origin.length));
+  if (!sameOrigin) {
+    return { ok: false, rule: 'R16', reason: `is not on ${scope.origin}, where the sitemap is served (list it from that host's own sitemap, or cross-submit through its robots.txt, R18)` };
+  }
+  return { ok: false, rule: 'R17', reason: `is outside ${scope.prefix}, the folder the sitemap is served from (serve sitemaps from the site root to list every path)` };
+}

@@ -1,0 +1,270 @@
+/**
+ * The writer's pipeline, free of I/O: source items → normalize → dedupe → serialize → split →
+ * sink. The sink (files, memory…) is injected; it stages files and publishes them only on commit.
+ */
+import { SitemapError } from '../errors.ts';
+import type { Diagnostic } from '../model/diagnostic.ts';
+import type { SitemapIndexEntry } from '../model/record.ts';
+import { FingerprintSet } from '../normalize/dedupe.ts';
+import { RecordNormalizer } from '../normalize/record.ts';
+import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import { scopeOf } from '../rules/url.ts';
+import { namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
+import { PartBuilder, type SitemapPart } from './split.ts';
+import { utf8Length } from './escape.ts';
+
+/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
+export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
+
+export interface BuildOptions {
+  /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
+  baseUrl: string;
+  /** Write `.xml.gz` files. @default false */
+  gzip?: boolean;
+  /** Any ERROR diagnostic fails the run and nothing is published; scope findings become errors. @default false */
+  strict?: boolean;
+  /** Adds `<?xml-stylesheet type="text/xsl" href="…"?>` to every file. */
+  stylesheet?: string;
+  /** Lower the per-file URL limit (R15). @default 50000 */
+  maxUrlsPerFile?: number;
+  /** Lower the per-file uncompressed byte limit (R3). @default 52428800 */
+  maxBytesPerFile?: number;
+  /** File name stem: `sitemap.xml`, `sitemap-1.xml`… @default 'sitemap' */
+  filename?: string;
+  /** Name of the input, put on diagnostics. */
+  source?: string;
+  /** Every diagnostic, as it happens (the summary keeps only the first `maxDiagnostics`). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Called every few thousand records and at the end. */
+  onProgress?: (progress: BuildProgress) => void;
+  /** How many diagnostics the summary keeps. @default 1000 */
+  maxDiagnostics?: number;
+  /** Clock for the news age check (R37). @default Date.now */
+  now?: () => number;
+}
+
+export interface BuildProgress {
+  records: number;
+  urls: number;
+  files: number;
+}
+
+export interface WrittenFile {
+  /** File name inside the output folder. */
+  name: string;
+  /** Public URL (baseUrl + name). */
+  url: string;
+  kind: 'urlset' | 'index';
+  /** `<url>` or `<sitemap>` entries. */
+  entries: number;
+  /** Uncompressed size. */
+  bytes: number;
+  /** Size on disk when gzipped. */
+  compressedBytes?: number;
+}
+
+export interface BuildSummary {
+  /** Every file written, the entry point (`sitemap.xml`, an index when there are several files) last. */
+  files: WrittenFile[];
+  /** URLs written. */
+  urls: number;
+  /** Records read from the source. */
+  records: number;
+  /** Records dropped for faults (each has a diagnostic) or as duplicates (R25). */
+  dropped: number;
+  duplicates: number;
+  /** The first `maxDiagnostics` diagnostics. */
+  diagnostics: Diagnostic[];
+  /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
+  counts: Record<string, number>;
+}
+
+/** Where finished files go. Files are staged by `write` and become visible only through `commit`. */
+export interface SitemapSink {
+  write(name: string, chunks: readonly string[]): Promise<{ compressedBytes?: number }>;
+  commit(names: readonly string[]): Promise<void>;
+  abort(): Promise<void>;
+}
+
+const PROGRESS_EVERY = 16_384;
+/** Files being compressed and written while the next one is built: enough to keep a second core busy. */
+const MAX_WRITES_IN_FLIGHT = 2;
+
+export async function buildSitemaps(
+  items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
+  options: BuildOptions,
+  sink: SitemapSink,
+): Promise<BuildSummary> {
+  const {
+    gzip = false,
+    strict = false,
+    stylesheet,
+    maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
+    maxBytesPerFile = MAX_SITEMAP_BYTES,
+    filename = 'sitemap',
+    maxDiagnostics = 1000,
+    now = Date.now,
+  } = options;
+  const base = parseBaseUrl(options.baseUrl);
+  checkLimit('maxUrlsPerFile', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
+  checkLimit('maxBytesPerFile', maxBytesPerFile, MAX_SITEMAP_BYTES);
+  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename "${filename}" may only use letters, digits, ".", "_" and "-"`);
+  const extension = gzip ? '.xml.gz' : '.xml';
+
+  const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
+  let failed = false;
+  const report = (diagnostic: Diagnostic): void => {
+    if (options.source !== undefined) diagnostic.file = options.source;
+    const key = `${diagnostic.rule}:${diagnostic.level}`;
+    summary.counts[key] = (summary.counts[key] ?? 0) + 1;
+    if (summary.diagnostics.length < maxDiagnostics) summary.diagnostics.push(diagnostic);
+    if (diagnostic.level === 'error' && strict) failed = true;
+    options.onDiagnostic?.(diagnostic);
+  };
+  const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, report);
+  const seen = new FingerprintSet();
+  const builder = new PartBuilder({ maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP }, stylesheet);
+
+  const parts: { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[] = [];
+  let held: SitemapPart | undefined;
+  const childName = (n: number): string => `${filename}-${n}${extension}`;
+  const inFlight: Promise<unknown>[] = [];
+  const store = async (name: string, part: SitemapPart): Promise<void> => {
+    const written = sink.write(name, part.chunks);
+    written.catch(() => {}); // observed below; this only keeps an early failure from counting as unhandled
+    parts.push({ name, part, written });
+    part.chunks = []; // the sink has them; let them go once written
+    inFlight.push(written);
+    if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await inFlight.shift();
+  };
+  const closePart = async (): Promise<void> => {
+    const part = builder.take();
+    if (held === undefined && parts.length === 0) {
+      held = part; // the only file so far: named once we know whether more follow
+      return;
+    }
+    if (held !== undefined) {
+      await store(childName(1), held);
+      held = undefined;
+    }
+    if (parts.length >= MAX_SITEMAPS_PER_INDEX) {
+      throw new SitemapError('SM_INDEX_LIMIT', `more than ${MAX_SITEMAPS_PER_INDEX} sitemap files would be needed; an index cannot list more and indexes cannot nest (R20, R22)`);
+    }
+    await store(childName(parts.length + 1), part);
+  };
+
+  try {
+    for await (const item of items) {
+      summary.records++;
+      if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
+      if ('diagnostic' in item) {
+        report(item.diagnostic);
+        summary.dropped++;
+        continue;
+      }
+      const entry = normalizer.normalize(item.record, item.line);
+      if (entry === undefined) {
+        summary.dropped++;
+        continue;
+      }
+      const { record } = entry;
+      if (!seen.add(record.loc)) {
+        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line: item.line, url: record.loc });
+        summary.duplicates++;
+        summary.dropped++;
+        continue;
+      }
+      if (failed) continue; // a strict run that already failed only collects findings
+      const xml = serializeRecord(record);
+      const nsBits = namespacesOf(record);
+      const hasNews = record.news !== undefined;
+      if (!builder.tryAdd(xml, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) {
+        if (!builder.fitsAlone(xml, nsBits)) {
+          report({ rule: 'R3', level: 'error', message: `record dropped: its ${utf8Length(xml)} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line: item.line, url: record.loc });
+          summary.dropped++;
+          continue;
+        }
+        await closePart();
+        builder.tryAdd(xml, nsBits, hasNews, record.lastmod, entry.lastmodEpoch);
+      }
+      summary.urls++;
+    }
+    options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
+
+    if (failed) {
+      const errors = Object.entries(summary.counts).filter(([key]) => key.endsWith(':error')).reduce((n, [, count]) => n + count, 0);
+      throw withDiagnostics(new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`), summary);
+    }
+    if (summary.urls === 0) {
+      throw withDiagnostics(new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`), summary);
+    }
+    if (builder.urls > 0) await closePart();
+    const entryPoint = `${filename}${extension}`;
+    if (held !== undefined) {
+      await store(entryPoint, held);
+    } else {
+      const index: SitemapIndexEntry[] = parts.map(({ name, part }) => {
+        const entry: SitemapIndexEntry = { loc: new URL(name, base).href };
+        if (part.newestLastmod !== undefined) entry.lastmod = part.newestLastmod;
+        return entry;
+      });
+      const xml = serializeSitemapIndex(index, stylesheet);
+      const written = sink.write(entryPoint, [xml]);
+      summary.files.push(...(await describeFiles(parts, base)));
+      const { compressedBytes } = await written;
+      const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
+      if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
+      summary.files.push(file);
+      await sink.commit(summary.files.map((f) => f.name));
+      return summary;
+    }
+    summary.files.push(...(await describeFiles(parts, base)));
+    await sink.commit(summary.files.map((f) => f.name));
+    return summary;
+  } catch (error) {
+    await Promise.allSettled(parts.map((p) => p.written));
+    await sink.abort();
+    throw error;
+  }
+}
+
+async function describeFiles(parts: readonly { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[], base: URL): Promise<WrittenFile[]> {
+  const files: WrittenFile[] = [];
+  for (const { name, part, written } of parts) {
+    const { compressedBytes } = await written;
+    const file: WrittenFile = { name, url: new URL(name, base).href, kind: 'urlset', entries: part.urls, bytes: part.bytes };
+    if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
+    files.push(file);
+  }
+  return files;
+}
+
+/** The folder URL the files are served from, always ending in `/`. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch (cause) {
+    throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" is not an absolute URL (e.g. https://example.com/)`, { cause });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" must use http: or https:`);
+  }
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" must be a plain folder URL, without query, fragment or credentials`);
+  }
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+function checkLimit(name: string, value: number, max: number): void {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number from 1 to ${max}, got ${value}`);
+  }
+}
+
+export type SitemapErrorWithDiagnostics = SitemapError & { summary: BuildSummary };
+
+function withDiagnostics(error: SitemapError, summary: BuildSummary): SitemapErrorWithDiagnostics {
+  return Object.assign(error, { summary });
+}

@@ -1,0 +1,102 @@
+/**
+ * Cuts a stream of serialized `<url>` lines into sitemap files: a file closes when the next entry
+ * would pass the URL count, the uncompressed byte size (R3, R15) or the news count (R37).
+ * Content is kept as a few large strings, never one string per tag, so gzip and write get big buffers.
+ */
+import { utf8Length } from './escape.ts';
+import { URLSET_CLOSE, urlsetOpen } from './serialize.ts';
+
+export interface SplitLimits {
+  maxUrls: number;
+  maxBytes: number;
+  maxNews: number;
+}
+
+export interface SitemapPart {
+  /** The whole file, in order, as UTF-8 text. */
+  chunks: string[];
+  urls: number;
+  bytes: number;
+  /** The newest lastmod inside, as written, for the index (R19). */
+  newestLastmod?: string;
+}
+
+const CHUNK_CHARS = 256 * 1024;
+const CLOSE_BYTES = URLSET_CLOSE.length;
+
+export class PartBuilder {
+  readonly #limits: SplitLimits;
+  readonly #stylesheet: string | undefined;
+  #chunks: string[] = [];
+  #pending = '';
+  #urls = 0;
+  #news = 0;
+  #bodyBytes = 0;
+  #nsBits = 0;
+  #newestEpoch = Number.NEGATIVE_INFINITY;
+  #newestLastmod: string | undefined;
+  readonly #headerBytesByNs: number[] = [];
+
+  constructor(limits: SplitLimits, stylesheet: string | undefined) {
+    this.#limits = limits;
+    this.#stylesheet = stylesheet;
+  }
+
+  get urls(): number {
+    return this.#urls;
+  }
+
+  /** Whether an entry of this size fits in an empty file at all. */
+  fitsAlone(xml: string, nsBits: number): boolean {
+    return this.#headerBytes(nsBits) + utf8Length(xml) + CLOSE_BYTES <= this.#limits.maxBytes;
+  }
+
+  /** Adds the entry, or returns false (adding nothing) when it would break a limit of this file. */
+  tryAdd(xml: string, nsBits: number, hasNews: boolean, lastmod?: string, lastmodEpoch?: number): boolean {
+    if (this.#urls >= this.#limits.maxUrls) return false;
+    if (hasNews && this.#news >= this.#limits.maxNews) return false;
+    const bytes = utf8Length(xml);
+    const union = this.#nsBits | nsBits;
+    if (this.#headerBytes(union) + this.#bodyBytes + bytes + CLOSE_BYTES > this.#limits.maxBytes) return false;
+    this.#nsBits = union;
+    this.#bodyBytes += bytes;
+    this.#urls++;
+    if (hasNews) this.#news++;
+    if (lastmodEpoch !== undefined && lastmodEpoch > this.#newestEpoch) {
+      this.#newestEpoch = lastmodEpoch;
+      this.#newestLastmod = lastmod;
+    }
+    this.#pending += xml;
+    if (this.#pending.length >= CHUNK_CHARS) {
+      this.#chunks.push(this.#pending);
+      this.#pending = '';
+    }
+    return true;
+  }
+
+  /** Finishes the file and resets the builder for the next one. */
+  take(): SitemapPart {
+    const open = urlsetOpen(this.#nsBits, this.#stylesheet);
+    const chunks = [open, ...this.#chunks, this.#pending + URLSET_CLOSE];
+    const part: SitemapPart = { chunks, urls: this.#urls, bytes: utf8Length(open) + this.#bodyBytes + CLOSE_BYTES };
+    if (this.#newestLastmod !== undefined) part.newestLastmod = this.#newestLastmod;
+    this.#chunks = [];
+    this.#pending = '';
+    this.#urls = 0;
+    this.#news = 0;
+    this.#bodyBytes = 0;
+    this.#nsBits = 0;
+    this.#newestEpoch = Number.NEGATIVE_INFINITY;
+    this.#newestLastmod = undefined;
+    return part;
+  }
+
+  #headerBytes(nsBits: number): number {
+    let bytes = this.#headerBytesByNs[nsBits];
+    if (bytes === undefined) {
+      bytes = utf8Length(urlsetOpen(nsBits, this.#stylesheet));
+      this.#headerBytesByNs[nsBits] = bytes;
+    }
+    return bytes;
+  }
+}
