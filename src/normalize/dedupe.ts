@@ -6,16 +6,22 @@
 const EMPTY = 0;
 const MAX_LOAD = 0.7;
 
+/** murmur3's finalizer: every input bit affects every output bit. */
+function fmix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
 export class FingerprintSet {
-  #hi: Uint32Array;
-  #lo: Uint32Array;
+  /** Slot i holds its fingerprint at [2i, 2i + 1]: both halves in one cache line. */
+  #slots: Uint32Array;
   #size = 0;
   #mask: number;
 
   constructor(initialCapacity = 1 << 16) {
     const capacity = 1 << Math.ceil(Math.log2(Math.max(16, initialCapacity)));
-    this.#hi = new Uint32Array(capacity);
-    this.#lo = new Uint32Array(capacity);
+    this.#slots = new Uint32Array(capacity * 2);
     this.#mask = capacity - 1;
   }
 
@@ -25,50 +31,55 @@ export class FingerprintSet {
 
   /** Adds the key; returns false when it was already present. */
   add(key: string): boolean {
+    // Two murmur3-style 32-bit hashes with different seeds, over two UTF-16 units per round.
     let h1 = 0x811c9dc5;
     let h2 = 0x9747b28c;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
+    const pairs = key.length & ~1;
+    for (let i = 0; i < pairs; i += 2) {
+      const k = Math.imul(key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16), 0xcc9e2d51);
+      const mixed = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      h1 ^= mixed;
+      h1 = Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64;
+      h2 += mixed ^ (h2 >>> 7);
+      h2 = Math.imul(h2, 0x5bd1e995);
     }
-    h1 ^= h1 >>> 16;
-    h1 = Math.imul(h1, 0x85ebca6b);
-    h1 ^= h1 >>> 13;
-    h2 = Math.imul(h2 ^ (h2 >>> 16), 0xc2b2ae35);
-    h2 ^= h2 >>> 16;
+    if (pairs !== key.length) {
+      const k = Math.imul(key.charCodeAt(pairs), 0xcc9e2d51);
+      h1 ^= Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+      h2 ^= k;
+    }
+    h1 = fmix(h1 ^ key.length);
+    h2 = fmix(h2 ^ key.length ^ 0x3c6ef372);
     // 0/0 marks an empty slot, so nudge the one fingerprint that would look like it.
     if (h1 === EMPTY && h2 === EMPTY) h2 = 1;
-    return this.#insert(h1 >>> 0, h2 >>> 0);
+    return this.#insert(h1, h2);
   }
 
   #insert(hi: number, lo: number): boolean {
+    const slots = this.#slots;
     let slot = (hi ^ lo) & this.#mask;
     for (;;) {
-      const storedHi = this.#hi[slot];
-      const storedLo = this.#lo[slot];
+      const storedHi = slots[2 * slot];
+      const storedLo = slots[2 * slot + 1];
       if (storedHi === EMPTY && storedLo === EMPTY) break;
       if (storedHi === hi && storedLo === lo) return false;
       slot = (slot + 1) & this.#mask;
     }
-    this.#hi[slot] = hi;
-    this.#lo[slot] = lo;
+    slots[2 * slot] = hi;
+    slots[2 * slot + 1] = lo;
     this.#size++;
-    if (this.#size > this.#hi.length * MAX_LOAD) this.#grow();
+    if (this.#size > (this.#mask + 1) * MAX_LOAD) this.#grow();
     return true;
   }
 
   #grow(): void {
-    const oldHi = this.#hi;
-    const oldLo = this.#lo;
-    this.#hi = new Uint32Array(oldHi.length * 2);
-    this.#lo = new Uint32Array(oldLo.length * 2);
-    this.#mask = this.#hi.length - 1;
+    const old = this.#slots;
+    this.#slots = new Uint32Array(old.length * 2);
+    this.#mask = old.length - 1;
     this.#size = 0;
-    for (let i = 0; i < oldHi.length; i++) {
-      const hi = oldHi[i] ?? EMPTY;
-      const lo = oldLo[i] ?? EMPTY;
+    for (let i = 0; i < old.length; i += 2) {
+      const hi = old[i] ?? EMPTY;
+      const lo = old[i + 1] ?? EMPTY;
       if (hi !== EMPTY || lo !== EMPTY) this.#insert(hi, lo);
     }
   }

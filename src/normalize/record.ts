@@ -96,7 +96,7 @@ export class RecordNormalizer {
       const scope = checkScope(loc, this.#options.scope);
       if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`);
     }
-    for (const key of Object.keys(input)) {
+    for (const key in input) {
       if (!RECORD_KEYS.has(key)) report('INPUT', 'warn', `unknown field "${key}" ignored`);
     }
 

@@ -44,7 +44,7 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
 
   return {
     async write(name, chunks) {
-      const content = Buffer.concat(chunks.map((chunk) => Buffer.from(chunk, 'utf8')));
+      const content = Buffer.concat(chunks);
       try {
         if (!options.gzip) {
           await writeFile(join(staging, name), content);

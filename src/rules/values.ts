@@ -25,9 +25,14 @@ export function normalizePriority(value: number | string): string | undefined {
 
 /** A decimal without exponent, with at least one digit after the point. */
 export function formatDecimal(n: number): string {
+  const tenths = n * 10;
+  if (Number.isInteger(tenths) && tenths >= 0 && tenths <= 10) return TENTHS[tenths] ?? '';
   const text = String(n === 0 ? 0 : n);
   return Number.isInteger(n) ? `${text}.0` : text;
 }
+
+/** Nearly every priority is a multiple of 0.1: skip number formatting for those. */
+const TENTHS = ['0.0', '0.1', '0.2', '0.3', '0.4', '0.5', '0.6', '0.7', '0.8', '0.9', '1.0'];
 
 /** R36: a decimal in [min, max]. */
 export function normalizeDecimalInRange(value: number | string, min: number, max: number): string | undefined {

@@ -9,7 +9,7 @@ import { FingerprintSet } from '../normalize/dedupe.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
-import { namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
+import { mayHaveNonAscii, namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
 import { PartBuilder, type SitemapPart } from './split.ts';
 import { utf8Length } from './escape.ts';
 
@@ -81,7 +81,7 @@ export interface BuildSummary {
 
 /** Where finished files go. Files are staged by `write` and become visible only through `commit`. */
 export interface SitemapSink {
-  write(name: string, chunks: readonly string[]): Promise<{ compressedBytes?: number }>;
+  write(name: string, chunks: readonly Uint8Array[]): Promise<{ compressedBytes?: number }>;
   commit(names: readonly string[]): Promise<void>;
   abort(): Promise<void>;
 }
@@ -153,41 +153,53 @@ export async function buildSitemaps(
     await store(childName(parts.length + 1), part);
   };
 
-  try {
-    for await (const item of items) {
-      summary.records++;
-      if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
-      if ('diagnostic' in item) {
-        report(item.diagnostic);
-        summary.dropped++;
-        continue;
-      }
-      const entry = normalizer.normalize(item.record, item.line);
-      if (entry === undefined) {
-        summary.dropped++;
-        continue;
-      }
-      const { record } = entry;
-      if (!seen.add(record.loc)) {
-        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line: item.line, url: record.loc });
-        summary.duplicates++;
-        summary.dropped++;
-        continue;
-      }
-      if (failed) continue; // a strict run that already failed only collects findings
-      const xml = serializeRecord(record);
-      const nsBits = namespacesOf(record);
-      const hasNews = record.news !== undefined;
-      if (!builder.tryAdd(xml, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) {
-        if (!builder.fitsAlone(xml, nsBits)) {
-          report({ rule: 'R3', level: 'error', message: `record dropped: its ${utf8Length(xml)} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line: item.line, url: record.loc });
-          summary.dropped++;
-          continue;
-        }
-        await closePart();
-        builder.tryAdd(xml, nsBits, hasNews, record.lastmod, entry.lastmodEpoch);
-      }
+  /** Takes one item; returns a promise only when a file had to be closed, so the common path stays synchronous. */
+  const take = (item: SourceItem): Promise<void> | undefined => {
+    summary.records++;
+    if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
+    if ('diagnostic' in item) {
+      report(item.diagnostic);
+      summary.dropped++;
+      return undefined;
+    }
+    const entry = normalizer.normalize(item.record, item.line);
+    if (entry === undefined) {
+      summary.dropped++;
+      return undefined;
+    }
+    const { record } = entry;
+    if (!seen.add(record.loc)) {
+      report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line: item.line, url: record.loc });
+      summary.duplicates++;
+      summary.dropped++;
+      return undefined;
+    }
+    if (failed) return undefined; // a strict run that already failed only collects findings
+    const xml = serializeRecord(record);
+    const bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
+    const nsBits = namespacesOf(record);
+    const hasNews = record.news !== undefined;
+    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) {
       summary.urls++;
+      return undefined;
+    }
+    if (!builder.fitsAlone(bytes, nsBits)) {
+      report({ rule: 'R3', level: 'error', message: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line: item.line, url: record.loc });
+      summary.dropped++;
+      return undefined;
+    }
+    return closePart().then(() => {
+      builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch);
+      summary.urls++;
+    });
+  };
+
+  try {
+    if (Symbol.iterator in items) {
+      // A sync source is walked without a microtask per record.
+      for (const item of items) await take(item);
+    } else {
+      for await (const item of items) await take(item);
     }
     options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
 
@@ -209,7 +221,7 @@ export async function buildSitemaps(
         return entry;
       });
       const xml = serializeSitemapIndex(index, stylesheet);
-      const written = sink.write(entryPoint, [xml]);
+      const written = sink.write(entryPoint, [new TextEncoder().encode(xml)]);
       summary.files.push(...(await describeFiles(parts, base)));
       const { compressedBytes } = await written;
       const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };

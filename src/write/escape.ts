@@ -9,6 +9,12 @@ export function escapeXml(value: string): string {
 
 const NON_ASCII = /[^\0-\x7F]/;
 
+/** For URIs, where percent-encoding leaves only `&` and `'` to escape. */
+export function escapeUri(uri: string): string {
+  if (uri.includes('&')) uri = uri.replaceAll('&', '&amp;');
+  return uri.includes("'") ? uri.replaceAll("'", '&apos;') : uri;
+}
+
 /** UTF-8 byte length without encoding the string. */
 export function utf8Length(text: string): number {
   if (!NON_ASCII.test(text)) return text.length;

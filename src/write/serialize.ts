@@ -1,7 +1,7 @@
 /** Record → XML text. Pure string building; core elements in schema order (R7), extensions after. */
 import { EXTENSION_PREFIXES, NS, NS_BIT } from '../model/namespaces.ts';
 import type { NormalizedNews, NormalizedVideo, SitemapIndexEntry, SitemapRecord } from '../model/record.ts';
-import { escapeXml } from './escape.ts';
+import { escapeUri, escapeXml } from './escape.ts';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -20,6 +20,11 @@ export function urlsetOpen(nsBits: number, stylesheet?: string): string {
   return `${prolog(stylesheet)}<urlset${attributes}>\n`;
 }
 
+/** Whether the record may carry non-ASCII text (URIs and the core values are ASCII after normalization). */
+export function mayHaveNonAscii(record: SitemapRecord): boolean {
+  return record.videos !== undefined || record.news !== undefined || (record.images?.some((i) => i.caption !== undefined || i.title !== undefined || i.geo_location !== undefined) ?? false);
+}
+
 export const URLSET_CLOSE = '</urlset>\n';
 
 /** The namespaces a record's extensions need. */
@@ -32,9 +37,9 @@ export function namespacesOf(record: SitemapRecord): number {
   return bits;
 }
 
-/** One `<url>` element on one line. `loc` values are URIs, so only `&` and `'` can need escaping. */
+/** One `<url>` element on one line. */
 export function serializeRecord(record: SitemapRecord): string {
-  let xml = `<url><loc>${escapeXml(record.loc)}</loc>`;
+  let xml = `<url><loc>${escapeUri(record.loc)}</loc>`;
   if (record.lastmod !== undefined) xml += `<lastmod>${record.lastmod}</lastmod>`;
   if (record.changefreq !== undefined) xml += `<changefreq>${record.changefreq}</changefreq>`;
   if (record.priority !== undefined) xml += `<priority>${record.priority}</priority>`;
@@ -118,7 +123,7 @@ function serializeNews(news: NormalizedNews): string {
 export function serializeSitemapIndex(entries: readonly SitemapIndexEntry[], stylesheet?: string): string {
   let xml = `${prolog(stylesheet)}<sitemapindex xmlns="${NS.sitemap}">\n`;
   for (const entry of entries) {
-    xml += `<sitemap><loc>${escapeXml(entry.loc)}</loc>`;
+    xml += `<sitemap><loc>${escapeUri(entry.loc)}</loc>`;
     if (entry.lastmod !== undefined) xml += `<lastmod>${entry.lastmod}</lastmod>`;
     xml += '</sitemap>\n';
   }

@@ -13,21 +13,26 @@ export interface SplitLimits {
 }
 
 export interface SitemapPart {
-  /** The whole file, in order, as UTF-8 text. */
-  chunks: string[];
+  /** The whole file, in order, as UTF-8 bytes. */
+  chunks: Uint8Array[];
   urls: number;
   bytes: number;
   /** The newest lastmod inside, as written, for the index (R19). */
   newestLastmod?: string;
 }
 
-const CHUNK_CHARS = 256 * 1024;
+/**
+ * Text is encoded to bytes every 64 KiB: a file's worth of small concatenated strings would
+ * otherwise sit in memory as ropes several times its size until the file is done.
+ */
+const CHUNK_CHARS = 64 * 1024;
+const encoder = new TextEncoder();
 const CLOSE_BYTES = URLSET_CLOSE.length;
 
 export class PartBuilder {
   readonly #limits: SplitLimits;
   readonly #stylesheet: string | undefined;
-  #chunks: string[] = [];
+  #chunks: Uint8Array[] = [];
   #pending = '';
   #urls = 0;
   #news = 0;
@@ -47,15 +52,14 @@ export class PartBuilder {
   }
 
   /** Whether an entry of this size fits in an empty file at all. */
-  fitsAlone(xml: string, nsBits: number): boolean {
-    return this.#headerBytes(nsBits) + utf8Length(xml) + CLOSE_BYTES <= this.#limits.maxBytes;
+  fitsAlone(bytes: number, nsBits: number): boolean {
+    return this.#headerBytes(nsBits) + bytes + CLOSE_BYTES <= this.#limits.maxBytes;
   }
 
-  /** Adds the entry, or returns false (adding nothing) when it would break a limit of this file. */
-  tryAdd(xml: string, nsBits: number, hasNews: boolean, lastmod?: string, lastmodEpoch?: number): boolean {
+  /** Adds the entry of `bytes` UTF-8 bytes, or returns false (adding nothing) when it would break a limit of this file. */
+  tryAdd(xml: string, bytes: number, nsBits: number, hasNews: boolean, lastmod?: string, lastmodEpoch?: number): boolean {
     if (this.#urls >= this.#limits.maxUrls) return false;
     if (hasNews && this.#news >= this.#limits.maxNews) return false;
-    const bytes = utf8Length(xml);
     const union = this.#nsBits | nsBits;
     if (this.#headerBytes(union) + this.#bodyBytes + bytes + CLOSE_BYTES > this.#limits.maxBytes) return false;
     this.#nsBits = union;
@@ -68,7 +72,7 @@ export class PartBuilder {
     }
     this.#pending += xml;
     if (this.#pending.length >= CHUNK_CHARS) {
-      this.#chunks.push(this.#pending);
+      this.#chunks.push(encoder.encode(this.#pending));
       this.#pending = '';
     }
     return true;
@@ -77,7 +81,7 @@ export class PartBuilder {
   /** Finishes the file and resets the builder for the next one. */
   take(): SitemapPart {
     const open = urlsetOpen(this.#nsBits, this.#stylesheet);
-    const chunks = [open, ...this.#chunks, this.#pending + URLSET_CLOSE];
+    const chunks = [encoder.encode(open), ...this.#chunks, encoder.encode(this.#pending + URLSET_CLOSE)];
     const part: SitemapPart = { chunks, urls: this.#urls, bytes: utf8Length(open) + this.#bodyBytes + CLOSE_BYTES };
     if (this.#newestLastmod !== undefined) part.newestLastmod = this.#newestLastmod;
     this.#chunks = [];

@@ -1,0 +1,64 @@
+/** Human-readable output of `build`: what was published where, and the findings grouped by rule. */
+import type { Diagnostic } from '../model/diagnostic.ts';
+import type { BuildSummary, WrittenFile } from '../write/build.ts';
+
+const FILES_SHOWN = 6;
+const LINES_SHOWN = 5;
+
+export function formatSummary(summary: BuildSummary, outDir: string): string {
+  const n = (x: number): string => x.toLocaleString('en-US');
+  let text = `Published ${summary.files.length} file${summary.files.length === 1 ? '' : 's'} in ${outDir}: ${n(summary.urls)} URLs from ${n(summary.records)} records`;
+  text += summary.dropped > 0 ? ` (${n(summary.dropped)} dropped${summary.duplicates > 0 ? `, ${n(summary.duplicates)} of them duplicates` : ''})\n` : '\n';
+  const files = summary.files;
+  const shown = files.length <= FILES_SHOWN ? files : [...files.slice(0, FILES_SHOWN - 2), ...files.slice(-2)];
+  const width = Math.max(...shown.map((f) => f.name.length));
+  for (const [i, file] of shown.entries()) {
+    if (files.length > FILES_SHOWN && i === FILES_SHOWN - 2) text += `  … ${files.length - FILES_SHOWN + 2} more\n`;
+    text += `  ${file.name.padEnd(width)}  ${describeFile(file)}\n`;
+  }
+  const entry = files[files.length - 1];
+  if (entry !== undefined) text += `Entry point: ${entry.url}\nTell crawlers with this robots.txt line: Sitemap: ${entry.url}\n`;
+  return text + formatFindings(summary);
+}
+
+function describeFile(file: WrittenFile): string {
+  const what = file.kind === 'index' ? `index of ${file.entries.toLocaleString('en-US')} sitemaps` : `${file.entries.toLocaleString('en-US')} URLs`;
+  const size = file.compressedBytes === undefined ? formatBytes(file.bytes) : `${formatBytes(file.bytes)}, ${formatBytes(file.compressedBytes)} gzipped`;
+  return `${what.padEnd(24)} ${size}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** Findings grouped by rule and level, most severe first, each with its first few places. */
+export function formatFindings(summary: BuildSummary): string {
+  const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
+  if (total === 0) return '';
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of summary.diagnostics) {
+    const key = `${d.rule}:${d.level}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [d]);
+    else group.push(d);
+  }
+  const order = { error: 0, warn: 1, info: 2 } as const;
+  const keys = Object.keys(summary.counts).sort((a, b) => {
+    const [ruleA = '', levelA = 'info'] = a.split(':');
+    const [ruleB = '', levelB = 'info'] = b.split(':');
+    return order[levelA as keyof typeof order] - order[levelB as keyof typeof order] || ruleA.localeCompare(ruleB, 'en', { numeric: true });
+  });
+  const errors = Object.entries(summary.counts).filter(([k]) => k.endsWith(':error')).reduce((a, [, c]) => a + c, 0);
+  let text = `\n${total.toLocaleString('en-US')} finding${total === 1 ? '' : 's'} (${errors.toLocaleString('en-US')} error${errors === 1 ? '' : 's'}), by rule:\n`;
+  for (const key of keys) {
+    const [rule = '', level = ''] = key.split(':');
+    const group = groups.get(key) ?? [];
+    const count = summary.counts[key] ?? 0;
+    text += `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} ${group[0]?.message ?? ''}\n`;
+    const places = group.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}`);
+    if (places.length > 0) text += `${' '.repeat(23)}at ${places.join(', ')}${count > places.length ? ', …' : ''}\n`;
+  }
+  return text;
+}
