@@ -141,7 +141,10 @@ export type ScopeCheck = { ok: true } | { ok: false; rule: 'R16' | 'R17'; reason
 
 export function checkScope(uri: string, scope: Scope): ScopeCheck {
   if (uri.startsWith(scope.prefix)) return { ok: true };
-  const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(uri.charAt(scope.origin.length));
+  const next = uri.charAt(scope.origin.length);
+  const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(next);
+  // "https://example.com" and "https://example.com?q" have the empty path, which means "/".
+  if (sameOrigin && next !== '/' && scope.prefix === `${scope.origin}/`) return { ok: true };
   if (!sameOrigin) {
     return { ok: false, rule: 'R16', reason: `is not on ${scope.origin}, where the sitemap is served (list it from that host's own sitemap, or cross-submit through its robots.txt, R18)` };
   }
