@@ -6,14 +6,15 @@
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile, access, constants } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { access, constants, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { SitemapSink } from '../write/build.ts';
 
-const gzip = promisify(gzipCallback);
 const STAGING_PREFIX = '.sitemapkit-staging-';
 const COMMIT_MARKER = 'COMMIT.json';
 
@@ -44,15 +45,22 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
 
   return {
     async write(name, chunks) {
-      const content = Buffer.concat(chunks);
+      const path = join(staging, name);
       try {
         if (!options.gzip) {
-          await writeFile(join(staging, name), content);
+          const handle = await open(path, 'w');
+          try {
+            await handle.writev(chunks);
+          } finally {
+            await handle.close();
+          }
           return {};
         }
-        const compressed = await gzip(content, { level });
-        await writeFile(join(staging, name), compressed);
-        return { compressedBytes: compressed.length };
+        // zlib runs on the thread pool, so compressing this file overlaps building the next.
+        const gzip = createGzip({ level });
+        const file = createWriteStream(path);
+        await pipeline(Readable.from(chunks, { objectMode: false }), gzip, file);
+        return { compressedBytes: file.bytesWritten };
       } catch (cause) {
         throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
       }

@@ -31,7 +31,6 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
   );
   let checkedHeader = false;
   for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
-    yield* skipped.splice(0);
     if (!checkedHeader) {
       checkedHeader = true;
       const columns = Object.keys(record);
@@ -49,6 +48,8 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
       const value = record[column];
       if (value !== undefined && value.trim() !== '') fields[column] = value;
     }
+    // Skipped rows are reported in line order with the records around them.
+    while (skipped[0] !== undefined && skipped[0].line < info.lines) yield skipped.shift() as SourceItem;
     yield { line: info.lines, record: fields };
   }
   yield* skipped.splice(0);

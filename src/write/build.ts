@@ -87,8 +87,8 @@ export interface SitemapSink {
 }
 
 const PROGRESS_EVERY = 16_384;
-/** Files being compressed and written while the next one is built: enough to keep a second core busy. */
-const MAX_WRITES_IN_FLIGHT = 2;
+/** One file compressed and written on the thread pool while the next is built keeps both cores busy. */
+const MAX_WRITES_IN_FLIGHT = 1;
 
 export async function buildSitemaps(
   items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
@@ -135,7 +135,8 @@ export async function buildSitemaps(
     parts.push({ name, part, written });
     part.chunks = []; // the sink has them; let them go once written
     inFlight.push(written);
-    if (inFlight.length >= MAX_WRITES_IN_FLIGHT) await inFlight.shift();
+    // Start this file's write first, then wait for the one before: one compresses while the next is built.
+    if (inFlight.length > MAX_WRITES_IN_FLIGHT) await inFlight.shift();
   };
   const closePart = async (): Promise<void> => {
     const part = builder.take();

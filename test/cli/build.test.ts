@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+
+let cwd: string;
+before(async () => {
+  cwd = await mkdtemp(join(tmpdir(), 'sitemapkit-cli-'));
+  await cp(new URL('../fixtures/input/', import.meta.url), cwd, { recursive: true });
+});
+after(() => rm(cwd, { recursive: true, force: true }));
+
+const BASE = ['--base-url', 'https://example.com/'];
+
+describe('sitemapkit build', () => {
+  test('text input: exit 0, a human summary on stdout, the file in place', async () => {
+    const result = await runCli(['build', '--input', 'urls.txt', '--out', 'out-text', ...BASE], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^Published 1 file in out-text: 4 URLs from 5 records \(1 dropped\)\n/);
+    assert.match(result.stdout, /Entry point: https:\/\/example\.com\/sitemap\.xml/);
+    assert.match(result.stdout, /INPUT +error ×1 +line skipped: it is not valid UTF-8\n +at urls\.txt:6\n/);
+    assert.match(await readFile(join(cwd, 'out-text', 'sitemap.xml'), 'utf8'), /<loc>https:\/\/example\.com\/caf%C3%A9<\/loc>/);
+  });
+
+  test('JSON Lines with --json: one JSON object with files, urls and diagnostics naming file and line', async () => {
+    const result = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-json', ...BASE, '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { files: { name: string }[]; urls: number; diagnostics: { rule: string; line: number; file: string }[] };
+    assert.deepEqual(report.files.map((f) => f.name), ['sitemap.xml']);
+    assert.equal(report.urls, 3);
+    assert.deepEqual(report.diagnostics.map((d) => [d.rule, d.file, d.line]), [['INPUT', 'records.jsonl', 4], ['INPUT', 'records.jsonl', 6]]);
+    assert.equal(result.stderr, '');
+  });
+
+  test('CSV input with gzip', async () => {
+    const result = await runCli(['build', '-i', 'records.csv', '-o', 'out-csv', ...BASE, '--gzip', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as { urls: number; counts: Record<string, number> };
+    assert.equal(report.urls, 3);
+    assert.deepEqual(report.counts, { 'INPUT:warn': 1, 'R11:error': 1, 'INPUT:error': 1 });
+    assert.deepEqual(await readdir(join(cwd, 'out-csv')), ['sitemap.xml.gz']);
+  });
+
+  test('standard input, format sniffed or given', async () => {
+    const jsonl = await runCli(['build', '-i', '-', '-o', 'out-stdin', ...BASE, '--json'], { cwd, stdin: '{"loc":"https://example.com/x"}\n' });
+    assert.equal(jsonl.code, 0, jsonl.stderr);
+    assert.equal((JSON.parse(jsonl.stdout) as { urls: number }).urls, 1);
+    const text = await runCli(['build', '-i', '-', '-o', 'out-stdin', ...BASE, '--format', 'text', '--json'], { cwd, stdin: 'https://example.com/y\nhttps://example.com/z\n' });
+    assert.equal((JSON.parse(text.stdout) as { urls: number }).urls, 2);
+  });
+
+  test('more URLs than --max-urls: numbered files and sitemap.xml as their index', async () => {
+    const result = await runCli(['build', '-i', 'urls.txt', '-o', 'out-split', ...BASE, '--max-urls', '2', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((await readdir(join(cwd, 'out-split'))).sort(), ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+  });
+
+  test('--strict with errors: exit 1, findings shown, nothing published', async () => {
+    const result = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-strict', ...BASE, '--strict'], { cwd });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /INPUT +error ×2/);
+    assert.match(result.stderr, /sitemapkit: --strict: 2 errors in the input; nothing was published\n$/);
+    await assert.rejects(readdir(join(cwd, 'out-strict', 'sitemap.xml')));
+    assert.deepEqual(await readdir(join(cwd, 'out-strict')), []);
+  });
+
+  test('--strict --json reports published: false', async () => {
+    const result = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-strict', ...BASE, '--strict', '--json'], { cwd });
+    assert.equal(result.code, 1);
+    assert.equal((JSON.parse(result.stdout) as { published: boolean }).published, false);
+  });
+
+  test('nothing valid to write: exit 1 with one sentence', async () => {
+    await writeFile(join(cwd, 'bad.txt'), 'mailto:a@example.com\nftp://example.com/\n');
+    const result = await runCli(['build', '-i', 'bad.txt', '-o', 'out-bad', ...BASE], { cwd });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /sitemapkit: no valid URL to write \(2 records read\); nothing was published\n$/);
+  });
+
+  test('unreadable input: exit 1, naming the file', async () => {
+    const missing = await runCli(['build', '-i', 'nope.txt', '-o', 'out', ...BASE], { cwd });
+    assert.deepEqual(missing, { code: 1, stdout: '', stderr: 'sitemapkit: cannot read input "nope.txt": no such file\n' });
+    const folder = await runCli(['build', '-i', '.', '-o', 'out', ...BASE], { cwd });
+    assert.equal(folder.stderr, 'sitemapkit: cannot read input ".": it is a folder\n');
+  });
+
+  test('unwritable --out: exit 1, naming the folder', async () => {
+    const result = await runCli(['build', '-i', 'urls.txt', '-o', 'urls.txt/out', ...BASE], { cwd });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^sitemapkit: cannot write to output folder ".*urls\.txt\/out": a file is in the way where a folder is needed\n$/);
+  });
+
+  test('usage errors exit 2', async () => {
+    const missing = await runCli(['build', '-i', 'urls.txt', '-o', 'out'], { cwd });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /required option '-b, --base-url <url>' not specified/);
+    const badBase = await runCli(['build', '-i', 'urls.txt', '-o', 'out', '--base-url', 'example.com'], { cwd });
+    assert.deepEqual(badBase, { code: 2, stdout: '', stderr: 'sitemapkit: base URL "example.com" is not an absolute URL (e.g. https://example.com/)\n' });
+    const badNumber = await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', 'many'], { cwd });
+    assert.equal(badNumber.code, 2);
+    assert.match(badNumber.stderr, /--max-urls <n>' argument 'many' is invalid\. expected a whole number/);
+    const tooMany = await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', '60000'], { cwd });
+    assert.deepEqual(tooMany, { code: 2, stdout: '', stderr: 'sitemapkit: maxUrlsPerFile must be a whole number from 1 to 50000, got 60000\n' });
+    assert.equal((await runCli(['build', '--bogus'], { cwd })).code, 2);
+    assert.equal((await runCli(['frobnicate'], { cwd })).code, 2);
+    assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--format', 'xml'], { cwd })).code, 2);
+  });
+
+  test('--help and --version exit 0 on stdout', async () => {
+    const help = await runCli(['build', '--help'], { cwd });
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--base-url <url>/);
+    const version = await runCli(['--version'], { cwd });
+    const { version: packageVersion } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.deepEqual(version, { code: 0, stdout: `${packageVersion}\n`, stderr: '' });
+  });
+});

@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { fromCsv, fromJsonLines, fromText, type SourceItem } from '../../src/index.ts';
+import { MAX_LINE_BYTES, readLines, type Line } from '../../src/sources/lines.ts';
+import { sniffFormat } from '../../src/sources/index.ts';
+
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
+
+async function collect<T>(source: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of source) out.push(item);
+  return out;
+}
+
+/** The same bytes as one chunk, one byte at a time, and at seeded random cuts. */
+function chunkings(bytes: Uint8Array, seed: number): Uint8Array[][] {
+  const random = (() => {
+    let state = seed;
+    return () => ((state = Math.imul(state ^ (state >>> 15), 0x2c1b3c6d) + 0x9e3779b9) >>> 0) / 2 ** 32;
+  })();
+  const bytewise = Array.from(bytes, (b) => Uint8Array.of(b));
+  const randomCuts: Uint8Array[][] = [];
+  for (let round = 0; round < 20; round++) {
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const size = 1 + Math.floor(random() * 40);
+      chunks.push(bytes.subarray(at, at + size));
+      at += size;
+    }
+    randomCuts.push(chunks);
+  }
+  return [[bytes], bytewise, ...randomCuts];
+}
+
+async function sameForEveryChunking<T>(bytes: Uint8Array, read: (chunks: Uint8Array[]) => AsyncIterable<T>): Promise<T[]> {
+  const [whole, ...others] = chunkings(bytes, 1234);
+  const expected = await collect(read(whole ?? []));
+  for (const chunks of others) assert.deepEqual(await collect(read(chunks)), expected, `differs when cut in ${chunks.length} chunks`);
+  return expected;
+}
+
+describe('text input', () => {
+  test('one URL a line: BOM, CRLF, blanks, comments, trimming; a non-UTF-8 line is reported, the rest read', async () => {
+    const items = await sameForEveryChunking(fixture('urls.txt'), fromText);
+    assert.deepEqual(items, [
+      { line: 2, record: 'https://example.com/a' },
+      { line: 4, record: 'https://example.com/b' },
+      { line: 5, record: 'https://example.com/café' },
+      { line: 6, diagnostic: { rule: 'INPUT', level: 'error', message: 'line skipped: it is not valid UTF-8', line: 6 } },
+      { line: 7, record: 'https://example.com/last-line-without-newline' },
+    ] satisfies SourceItem[]);
+  });
+});
+
+describe('JSON Lines input', () => {
+  test('objects and bare strings; a bad line is reported and skipped', async () => {
+    const items = await sameForEveryChunking(fixture('records.jsonl'), fromJsonLines);
+    assert.deepEqual(items.map((i) => ('record' in i ? ['record', i.line] : [i.diagnostic.rule, i.line])), [
+      ['record', 1], ['record', 2], ['INPUT', 4], ['record', 5], ['record', 6],
+    ]);
+    const broken = items.find((i) => i.line === 4);
+    assert.ok(broken !== undefined && 'diagnostic' in broken);
+    assert.match(broken.diagnostic.message, /^line skipped: not valid JSON/);
+    const news = items.find((i) => i.line === 5);
+    assert.ok(news !== undefined && 'record' in news);
+    assert.equal((news.record as { news: { title: string } }).news.title, 'Büro & Co');
+  });
+});
+
+describe('CSV input', () => {
+  test('header with a url alias, quoted fields, extra columns reported once, a broken row reported', async () => {
+    const items = await sameForEveryChunking(fixture('records.csv'), fromCsv);
+    assert.deepEqual(items.filter((i) => 'record' in i), [
+      { line: 2, record: { loc: 'https://example.com/', lastmod: '2026-11-20', priority: '1.0' } },
+      { line: 3, record: { loc: 'https://example.com/a,b', lastmod: '2026-11-01T10:00:00+01:00' } },
+      { line: 4, record: { loc: 'https://example.com/c', lastmod: 'yesterday', priority: '0.5' } },
+    ]);
+    const findings = items.filter((i) => 'diagnostic' in i).map((i) => ('diagnostic' in i ? `${i.diagnostic.level}: ${i.diagnostic.message}` : ''));
+    assert.deepEqual(findings, ['warn: CSV columns ignored: notes', 'error: CSV row skipped: Quote Not Closed: the parsing is finished with an opening quote at line 5']);
+    assert.deepEqual(items.map((i) => i.line), [1, 2, 3, 4, 5], 'findings come in line order with the records');
+  });
+
+  test('a header without loc is one clear error', async () => {
+    const items = await collect(fromCsv([new TextEncoder().encode('address,lastmod\nhttps://example.com/,2026-01-01\n')]));
+    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, lastmod', line: 1 } }]);
+  });
+});
+
+describe('line reader', () => {
+  test('a line over the cap is reported, not buffered, and the next line is read', async () => {
+    const long = new Uint8Array(MAX_LINE_BYTES + 10).fill(0x61);
+    const bytes = new Uint8Array([...new TextEncoder().encode('first\n'), ...long, 0x0a, ...new TextEncoder().encode('after\n')]);
+    const expected: Line[] = [
+      { line: 1, text: 'first' },
+      { line: 2, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: longer than ${MAX_LINE_BYTES} bytes`, line: 2 } },
+      { line: 3, text: 'after' },
+    ];
+    for (const size of [bytes.length, 65_536, 1000, 7]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      assert.deepEqual(await collect(readLines(chunks)), expected, `chunks of ${size}`);
+    }
+  });
+
+  test('any text splits into the same lines however it is cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: fc.constantFrom('a', 'é', '😀', '\n', '\r\n', ' ', '中'), maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1 }), async (text, cuts) => {
+        const bytes = new TextEncoder().encode(text);
+        const chunks: Uint8Array[] = [];
+        for (let at = 0, i = 0; at < bytes.length; i++) {
+          const size = cuts[i % cuts.length] ?? 1;
+          chunks.push(bytes.subarray(at, at + size));
+          at += size;
+        }
+        const lines = (await collect(readLines(chunks))).map((l) => ('text' in l ? l.text : '!'));
+        const expected = text.split('\n').map((l) => l.replace(/\r$/, ''));
+        if (text.endsWith('\n') || text === '') expected.pop();
+        assert.deepEqual(lines, expected);
+      }),
+      { seed: 99, numRuns: 500 },
+    );
+  });
+});
+
+test('format sniffing for standard input', () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  assert.equal(sniffFormat(bytes('{"loc":"https://example.com/"}\n')), 'jsonl');
+  assert.equal(sniffFormat(bytes('\uFEFFloc,lastmod\nhttps://example.com/,2026-01-01\n')), 'csv');
+  assert.equal(sniffFormat(bytes('URL\nhttps://example.com/\n')), 'csv');
+  assert.equal(sniffFormat(bytes('https://example.com/\nhttps://example.com/a,b\n')), 'text');
+});
