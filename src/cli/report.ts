@@ -7,7 +7,7 @@ const LINES_SHOWN = 5;
 
 export function formatSummary(summary: BuildSummary, outDir: string): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  let text = `Published ${summary.files.length} file${summary.files.length === 1 ? '' : 's'} in ${outDir}: ${n(summary.urls)} URLs from ${n(summary.records)} records`;
+  let text = `Published ${plural(summary.files.length, 'file')} in ${outDir}: ${plural(summary.urls, 'URL')} from ${plural(summary.records, 'record')}`;
   text += summary.dropped > 0 ? ` (${n(summary.dropped)} dropped${summary.duplicates > 0 ? `, ${n(summary.duplicates)} of them duplicates` : ''})\n` : '\n';
   const files = summary.files;
   const shown = files.length <= FILES_SHOWN ? files : [...files.slice(0, FILES_SHOWN - 2), ...files.slice(-2)];
@@ -22,9 +22,13 @@ export function formatSummary(summary: BuildSummary, outDir: string): string {
 }
 
 function describeFile(file: WrittenFile): string {
-  const what = file.kind === 'index' ? `index of ${file.entries.toLocaleString('en-US')} sitemaps` : `${file.entries.toLocaleString('en-US')} URLs`;
+  const what = file.kind === 'index' ? `index of ${plural(file.entries, 'sitemap')}` : plural(file.entries, 'URL');
   const size = file.compressedBytes === undefined ? formatBytes(file.bytes) : `${formatBytes(file.bytes)}, ${formatBytes(file.compressedBytes)} gzipped`;
   return `${what.padEnd(24)} ${size}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,19 +1,12 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { tempDirs } from '../helpers/temp-dir.ts';
 import { writeSitemaps, type SitemapRecordInput } from '../../src/index.ts';
 
-const dirs: string[] = [];
-after(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-publish-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('publish');
 
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { tempDirs } from '../helpers/temp-dir.ts';
 import { writeSitemaps, type SitemapRecordInput } from '../../src/index.ts';
 import { schemaErrors } from '../helpers/xsd.ts';
 
-const dirs: string[] = [];
-after(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sitemapkit-schema-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('schema');
 
 async function readSet(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
