@@ -19,11 +19,6 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 export const EXIT_USAGE = 2;
 
-/** A usage mistake found after argument parsing (a bad value rather than a bad flag). */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
 const VERSION = '0.1.0';
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -64,10 +59,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (error instanceof CommanderError) {
       // Help and version end through here too, with exit code 0.
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (error instanceof UsageError) {
-      io.stderr.write(`sitemapkit: ${error.message}\n`);
-      return EXIT_USAGE;
     }
     if (isSitemapError(error)) {
       io.stderr.write(`sitemapkit: ${error.message}\n`);
