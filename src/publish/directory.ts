@@ -4,6 +4,8 @@
  * files are renamed into place, entry point last; files of the previous set that the new one no
  * longer has are removed. A run that dies before the marker leaves the old set untouched; one that
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
+ * The marker then becomes the set's manifest (`.sitemapkit-<stem>.json`): only files a manifest lists
+ * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -17,6 +19,14 @@ import type { SitemapSink } from '../write/build.ts';
 
 const STAGING_PREFIX = '.sitemapkit-staging-';
 const COMMIT_MARKER = 'COMMIT.json';
+
+/** What a commit publishes; written as the commit marker, kept as the manifest of the published set. */
+interface Commit {
+  stem: string;
+  files: string[];
+}
+
+const manifestName = (stem: string): string => `.sitemapkit-${stem}.json`;
 
 export interface DirectorySinkOptions {
   /** Compress each file with gzip. */
@@ -34,7 +44,7 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
   } catch (cause) {
     throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
   }
-  await recoverInterruptedRuns(outDir, options.filename);
+  await recoverInterruptedRuns(outDir);
   const staging = join(outDir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
   try {
     await mkdir(staging);
@@ -67,8 +77,9 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
     },
     async commit(names) {
       try {
-        await writeFile(join(staging, COMMIT_MARKER), JSON.stringify({ files: names }));
-        await applyCommit(outDir, staging, names, options.filename);
+        const commit: Commit = { stem: options.filename, files: [...names] };
+        await writeFile(join(staging, COMMIT_MARKER), JSON.stringify(commit));
+        await applyCommit(outDir, staging, commit);
       } catch (cause) {
         throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot publish into "${outDir}": ${describeFsError(cause)}`, { cause });
       }
@@ -79,43 +90,47 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
   };
 }
 
-/** Moves staged files into place (entry point last), removes stale files of the set, then the staging folder. */
-async function applyCommit(outDir: string, staging: string, names: readonly string[], stem: string): Promise<void> {
+/**
+ * Moves staged files into place (entry point last), removes the files the previous manifest lists that
+ * the new set lacks, makes the marker the new manifest, then drops the staging folder.
+ */
+async function applyCommit(outDir: string, staging: string, commit: Commit): Promise<void> {
   const present = new Set(await readdir(staging));
-  for (const name of names) {
+  for (const name of commit.files) {
     // A rolled-forward commit may have moved some files already.
     if (present.has(name)) await rename(join(staging, name), join(outDir, name));
   }
-  const keep = new Set(names);
-  const ours = setFilePattern(stem);
-  for (const name of await readdir(outDir)) {
-    if (ours.test(name) && !keep.has(name)) await rm(join(outDir, name), { force: true });
+  const keep = new Set(commit.files);
+  const previous = await readCommit(join(outDir, manifestName(commit.stem)));
+  for (const name of previous?.files ?? []) {
+    if (!keep.has(name)) await rm(join(outDir, name), { force: true });
   }
+  await rename(join(staging, COMMIT_MARKER), join(outDir, manifestName(commit.stem)));
   await rm(staging, { recursive: true, force: true });
 }
 
-async function recoverInterruptedRuns(outDir: string, stem: string): Promise<void> {
+async function recoverInterruptedRuns(outDir: string): Promise<void> {
   for (const entry of await readdir(outDir, { withFileTypes: true })) {
     if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX)) continue;
     const staging = join(outDir, entry.name);
-    let names: unknown;
-    try {
-      names = (JSON.parse(await readFile(join(staging, COMMIT_MARKER), 'utf8')) as { files?: unknown }).files;
-    } catch {
-      names = undefined; // never committed: the previous set is still the published one
-    }
-    if (Array.isArray(names) && names.every((n): n is string => typeof n === 'string')) {
-      await applyCommit(outDir, staging, names, stem);
-    } else {
-      await rm(staging, { recursive: true, force: true });
-    }
+    const commit = await readCommit(join(staging, COMMIT_MARKER));
+    // Without a marker the run never committed: the previous set is still the published one.
+    if (commit === undefined) await rm(staging, { recursive: true, force: true });
+    else await applyCommit(outDir, staging, commit);
   }
 }
 
-/** Names this tool writes for a stem: `sitemap.xml`, `sitemap-12.xml`, with or without `.gz`. */
-function setFilePattern(stem: string): RegExp {
-  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escaped}(?:-\\d+)?\\.xml(?:\\.gz)?$`);
+async function readCommit(path: string): Promise<Commit | undefined> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const { stem, files } = (parsed ?? {}) as { stem?: unknown; files?: unknown };
+  const isName = (n: unknown): n is string => typeof n === 'string' && /^[A-Za-z0-9._-]+$/.test(n) && n !== '.' && n !== '..';
+  if (!isName(stem) || !Array.isArray(files) || !files.every(isName)) return undefined;
+  return { stem, files };
 }
 
 function describeFsError(error: unknown): string {

@@ -40,7 +40,7 @@ describe('sitemapkit build', () => {
     const report = JSON.parse(result.stdout) as { urls: number; counts: Record<string, number> };
     assert.equal(report.urls, 3);
     assert.deepEqual(report.counts, { 'INPUT:warn': 1, 'R11:error': 1, 'INPUT:error': 1 });
-    assert.deepEqual(await readdir(join(cwd, 'out-csv')), ['sitemap.xml.gz']);
+    assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
   });
 
   test('standard input, format sniffed or given', async () => {
@@ -54,7 +54,7 @@ describe('sitemapkit build', () => {
   test('more URLs than --max-urls: numbered files and sitemap.xml as their index', async () => {
     const result = await runCli(['build', '-i', 'urls.txt', '-o', 'out-split', ...BASE, '--max-urls', '2', '--json'], { cwd });
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual((await readdir(join(cwd, 'out-split'))).sort(), ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+    assert.deepEqual((await readdir(join(cwd, 'out-split'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
   });
 
   test('--strict with errors: exit 1, findings shown, nothing published', async () => {

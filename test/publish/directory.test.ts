@@ -22,8 +22,8 @@ describe('publishing into a folder', () => {
     const zipped = await tempDir();
     await writeSitemaps(urls(25), { outDir: plain, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 });
     const summary = await writeSitemaps(urls(25), { outDir: zipped, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzip: true });
-    assert.deepEqual((await readdir(zipped)).sort(), ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml.gz']);
-    for (const name of await readdir(plain)) {
+    assert.deepEqual((await readdir(zipped)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml.gz']);
+    for (const name of (await readdir(plain)).filter((n) => n.endsWith('.xml'))) {
       const original = await readFile(join(plain, name), 'utf8');
       const unzipped = gunzipSync(await readFile(join(zipped, `${name}.gz`))).toString('utf8');
       // The index names the .gz children; everything else is the same bytes.
@@ -68,7 +68,28 @@ describe('publishing into a folder', () => {
     await writeFile(join(dir, 'robots.txt'), 'User-agent: *\n');
     await writeSitemaps(urls(30), { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzip: true });
     await writeSitemaps(urls(5), { outDir: dir, baseUrl: 'https://example.com/' });
-    assert.deepEqual((await readdir(dir)).sort(), ['robots.txt', 'sitemap-news.xml', 'sitemap.xml']);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'robots.txt', 'sitemap-news.xml', 'sitemap.xml']);
+    assert.deepEqual(JSON.parse(await readFile(join(dir, '.sitemapkit-sitemap.json'), 'utf8')), { stem: 'sitemap', files: ['sitemap.xml'] });
+  });
+
+  test("a user's own file named like ours is never removed: only what a manifest lists is", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'sitemap-2024.xml'), 'hand-made archive sitemap');
+    await writeSitemaps(urls(30), { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 });
+    await writeSitemaps(urls(5), { outDir: dir, baseUrl: 'https://example.com/' });
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-2024.xml', 'sitemap.xml']);
+    assert.equal(await readFile(join(dir, 'sitemap-2024.xml'), 'utf8'), 'hand-made archive sitemap');
+  });
+
+  test('a tampered manifest cannot make a run delete outside its folder', async () => {
+    const dir = await tempDir();
+    const outside = join(dir, 'keep.txt');
+    await writeFile(outside, 'precious');
+    const out = join(dir, 'out');
+    await writeSitemaps(urls(1), { outDir: out, baseUrl: 'https://example.com/' });
+    await writeFile(join(out, '.sitemapkit-sitemap.json'), JSON.stringify({ stem: 'sitemap', files: ['../keep.txt'] }));
+    await writeSitemaps(urls(2), { outDir: out, baseUrl: 'https://example.com/' });
+    assert.equal(await readFile(outside, 'utf8'), 'precious');
   });
 
   test('a committed run that died while moving files is rolled forward by the next run', async () => {
@@ -79,13 +100,14 @@ describe('publishing into a folder', () => {
     await writeFile(join(staging, 'sitemap-2.xml'), 'second');
     await writeFile(join(dir, 'sitemap-1.xml'), 'first (already moved)');
     await writeFile(join(staging, 'sitemap.xml'), 'index');
-    await writeFile(join(staging, 'COMMIT.json'), JSON.stringify({ files: ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml'] }));
+    await writeFile(join(staging, 'COMMIT.json'), JSON.stringify({ stem: 'sitemap', files: ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml'] }));
     const uncommitted = join(dir, '.sitemapkit-staging-0123456789ab');
     await mkdir(uncommitted);
     await writeFile(join(uncommitted, 'sitemap.xml'), 'half written');
     // The next run finds both, rolls the first forward, drops the second, then publishes its own set.
     await writeSitemaps(urls(1, 'new'), { outDir: dir, baseUrl: 'https://example.com/', filename: 'other' });
-    assert.deepEqual((await readdir(dir)).sort(), ['other.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-other.json', '.sitemapkit-sitemap.json', 'other.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+    assert.deepEqual(JSON.parse(await readFile(join(dir, '.sitemapkit-sitemap.json'), 'utf8')).files, ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
     assert.equal(await readFile(join(dir, 'sitemap.xml'), 'utf8'), 'index');
   });
 

@@ -11,7 +11,7 @@ const tempDir = tempDirs('schema');
 
 async function readSet(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const name of (await readdir(dir)).sort()) {
+  for (const name of (await readdir(dir)).filter((n) => !n.startsWith('.')).sort()) {
     const bytes = await readFile(join(dir, name));
     files.set(name, (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8'));
   }
