@@ -1,0 +1,484 @@
+/**
+ * XML events → entries. Recognises the file's kind from its root (urlset, sitemapindex, RSS 2.0,
+ * Atom) and builds the writer's record shape, extensions included, matching elements by namespace
+ * URI and local name, never by prefix. Structural faults are reported as they are met (R5, R6, R7,
+ * R19, R23, R33); value rules are the validator's (validate.ts).
+ */
+import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
+import { NS } from '../model/namespaces.ts';
+import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
+import type { XmlAttribute, XmlEvents, XmlPosition } from './tokenizer.ts';
+import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
+
+const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
+/** After this many well-formedness errors the rest of the file is noise: reading stops. */
+export const MAX_MALFORMED_REPORTS = 100;
+
+const Role = { Ignored: 0, Root: 1, Url: 2, Sitemap: 3, Field: 4, Image: 5, Video: 6, News: 7, Publication: 8, Channel: 9, Item: 10, Entry: 11 } as const;
+type Role = (typeof Role)[keyof typeof Role];
+
+/** Where a captured value goes: owner kind + key. */
+const Owner = { Record: 0, Image: 1, Video: 2, News: 3, Publication: 4, Sitemap: 5 } as const;
+type Owner = (typeof Owner)[keyof typeof Owner];
+
+interface Frame {
+  role: Role;
+  owner: Owner;
+  key: string;
+  /** For fields carrying attributes (video price, restriction, platform, uploader). */
+  attributes: readonly XmlAttribute[];
+}
+
+const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
+const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
+const VIDEO_FIELDS = new Set([
+  'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
+  'publication_date', 'tag', 'category', 'family_friendly', 'restriction', 'gallery_loc', 'price', 'requires_subscription',
+  'uploader', 'platform', 'live',
+]);
+const NEWS_FIELDS = new Set(['access', 'genres', 'publication_date', 'title', 'keywords', 'stock_tickers']);
+const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+export interface AssemblerOptions {
+  base: URL | undefined;
+  report: (diagnostic: Diagnostic) => void;
+  position: () => XmlPosition;
+  emit: (entry: ParsedEntry) => void;
+  /** Called once the root tells what the file is. */
+  onKind: (kind: SitemapKind) => void;
+}
+
+export class SitemapAssembler implements XmlEvents {
+  readonly #options: AssemblerOptions;
+  #kind: SitemapKind = 'unknown';
+  #stack: Frame[] = [];
+  /** The namespace core elements are matched in: the sitemap one, or the root's when that is missing or wrong (R5). */
+  #coreNs: string = NS.sitemap;
+  #capture = false;
+  #text = '';
+  #record: ParsedRecord | undefined;
+  #entry: SitemapIndexEntry | undefined;
+  #image: ImageRecord | undefined;
+  #video: Partial<VideoRecord> | undefined;
+  #news: Partial<NewsRecord> | undefined;
+  #seenInUrl = 0;
+  #extensionSeenInUrl = false;
+  #atomLinkRank = 0;
+  #entries = 0;
+  #malformed = 0;
+  #quiet = false;
+  #unknownNamespaces = new Set<string>();
+  stopped = false;
+
+  constructor(options: AssemblerOptions) {
+    this.#options = options;
+  }
+
+  get kind(): SitemapKind {
+    return this.#kind;
+  }
+
+  get capturing(): boolean {
+    return this.#capture;
+  }
+
+  #report(rule: string, level: DiagnosticLevel, message: string, url?: string): void {
+    const { line, column } = this.#options.position();
+    const diagnostic: Diagnostic = { rule, level, message, line, column };
+    if (url !== undefined) diagnostic.url = url;
+    this.#options.report(diagnostic);
+  }
+
+  malformed(message: string, position: XmlPosition): void {
+    if (this.#quiet || this.stopped) return;
+    this.#malformed++;
+    const diagnostic: Diagnostic = { rule: 'R2', level: 'error', message: `not well-formed XML: ${message}`, line: position.line, column: position.column };
+    this.#options.report(diagnostic);
+    if (this.#malformed >= MAX_MALFORMED_REPORTS) {
+      this.#options.report({ rule: 'R2', level: 'error', message: `stopped reading after ${MAX_MALFORMED_REPORTS} well-formedness errors`, line: position.line, column: position.column });
+      this.stopped = true;
+    }
+  }
+
+  doctype(position: XmlPosition): void {
+    this.#options.report({
+      rule: 'R2',
+      level: 'warn',
+      message: 'DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)',
+      line: position.line,
+      column: position.column,
+    });
+  }
+
+  open(ns: string, local: string, attributes: readonly XmlAttribute[]): void {
+    const parent = this.#stack[this.#stack.length - 1];
+    if (parent === undefined) {
+      this.#stack.push(this.#root(ns, local));
+      return;
+    }
+    this.#stack.push(this.#child(parent, ns, local, attributes));
+  }
+
+  text(text: string): void {
+    this.#text += text;
+  }
+
+  close(): void {
+    const frame = this.#stack.pop();
+    if (frame === undefined) return;
+    switch (frame.role) {
+      case Role.Field:
+        this.#capture = false;
+        this.#field(frame, this.#text.trim(), this.#text);
+        this.#text = '';
+        return;
+      case Role.Url:
+      case Role.Item:
+      case Role.Entry:
+        this.#finishRecord();
+        return;
+      case Role.Sitemap:
+        this.#finishEntry();
+        return;
+      case Role.Image:
+        this.#finishImage();
+        return;
+      case Role.Video:
+        if (this.#record !== undefined && this.#video !== undefined) (this.#record.videos ??= []).push(this.#video as VideoRecord);
+        this.#video = undefined;
+        return;
+      case Role.Root:
+        if (this.#entries === 0 && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
+          this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${this.#kind}> has no entries; it needs at least one`);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The end of input: an entry cut off by truncation is kept if its `<loc>` was complete. */
+  finish(): void {
+    if (this.#record !== undefined && this.#record.loc !== '') this.#finishRecord();
+    if (this.#entry !== undefined && this.#entry.loc !== '') this.#finishEntry();
+  }
+
+  #root(ns: string, local: string): Frame {
+    const frame: Frame = { role: Role.Root, owner: Owner.Record, key: '', attributes: [] };
+    if (local === 'urlset' || local === 'sitemapindex') {
+      this.#setKind(local);
+      if (ns !== NS.sitemap) {
+        this.#coreNs = ns;
+        this.#report('R5', 'error', `<${local}> must be in the namespace ${NS.sitemap}, found ${ns === '' ? 'none' : ns}; read by local names`);
+      }
+      return frame;
+    }
+    if (local === 'rss' && ns === '') {
+      this.#setKind('rss');
+      return frame;
+    }
+    if (local === 'feed' && ATOM_NS.has(ns)) {
+      this.#setKind('atom');
+      return frame;
+    }
+    this.#setKind('unknown');
+    const what = local.toLowerCase() === 'html' ? 'an HTML page, not a sitemap' : `root element <${local}>${ns === '' ? '' : ` in ${ns}`} is not a sitemap`;
+    this.#report('R5', 'error', `${what}; expected <urlset> or <sitemapindex> (or an RSS or Atom feed)`);
+    // Nothing more can come of this file; its well-formedness is beside the point.
+    this.#quiet = true;
+    return { role: Role.Ignored, owner: Owner.Record, key: '', attributes: [] };
+  }
+
+  #setKind(kind: SitemapKind): void {
+    this.#kind = kind;
+    this.#options.onKind(kind);
+  }
+
+  #child(parent: Frame, ns: string, local: string, attributes: readonly XmlAttribute[]): Frame {
+    const core = ns === this.#coreNs || ns === NS.sitemap;
+    switch (parent.role) {
+      case Role.Root:
+        if (this.#kind === 'urlset' || this.#kind === 'sitemapindex') {
+          const expected = this.#kind === 'urlset' ? 'url' : 'sitemap';
+          if (core && local === expected) return this.#startEntry();
+          if (core) {
+            const mixed = local === 'url' || local === 'sitemap';
+            this.#report(mixed ? 'R23' : 'R6', 'error', `<${local}> does not belong in <${this.#kind}>${mixed ? ': urls and sitemaps cannot be mixed' : ''}; ignored`);
+          } else {
+            this.#unknownNamespace(ns);
+          }
+          return IGNORED;
+        }
+        if (this.#kind === 'rss' && local === 'channel' && ns === '') return frameOf(Role.Channel);
+        if (this.#kind === 'atom' && local === 'entry' && ATOM_NS.has(ns)) return this.#startEntry();
+        return IGNORED;
+      case Role.Channel:
+        return local === 'item' && ns === '' ? this.#startEntry() : IGNORED;
+      case Role.Item:
+        if (ns !== '') return IGNORED;
+        if (local === 'link') return this.#capturing(Owner.Record, 'loc', attributes);
+        if (local === 'pubDate') return this.#capturing(Owner.Record, 'pubDate', attributes);
+        return IGNORED;
+      case Role.Entry:
+        if (!ATOM_NS.has(ns)) return IGNORED;
+        if (local === 'link') this.#atomLink(attributes);
+        else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, 'lastmod', attributes);
+        return IGNORED;
+      case Role.Sitemap:
+        if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local, local === 'loc' ? 0 : 1, attributes);
+        if (core) this.#report('R19', 'error', `<${local}> does not belong in <sitemap> (only <loc> and <lastmod>); ignored`);
+        else this.#unknownNamespace(ns);
+        return IGNORED;
+      case Role.Url:
+        return this.#urlChild(ns, local, core, attributes);
+      case Role.Image:
+        return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : IGNORED;
+      case Role.Video:
+        return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : IGNORED;
+      case Role.News:
+        if (ns !== NS.news) return IGNORED;
+        if (local === 'publication') {
+          if (this.#news !== undefined) this.#news.publication = { name: '', language: '' };
+          return frameOf(Role.Publication);
+        }
+        return NEWS_FIELDS.has(local) ? this.#capturing(Owner.News, local, attributes) : IGNORED;
+      case Role.Publication:
+        return ns === NS.news && (local === 'name' || local === 'language') ? this.#capturing(Owner.Publication, local, attributes) : IGNORED;
+      default:
+        return IGNORED;
+    }
+  }
+
+  #urlChild(ns: string, local: string, core: boolean, attributes: readonly XmlAttribute[]): Frame {
+    const record = this.#record as ParsedRecord;
+    if (core) {
+      const index = CORE_URL_CHILDREN.indexOf(local);
+      if (index === -1) {
+        this.#report(local === 'sitemap' ? 'R23' : 'R6', 'error', `<${local}> does not belong in <url> (only loc, lastmod, changefreq, priority and extensions); ignored`);
+        return IGNORED;
+      }
+      if (this.#extensionSeenInUrl) this.#report('R7', 'error', `<${local}> comes after an extension element; the schema wants loc, lastmod, changefreq, priority first`);
+      return this.#coreField(Owner.Record, local, index, attributes);
+    }
+    this.#extensionSeenInUrl = true;
+    if (ns === NS.image && local === 'image') {
+      this.#image = { loc: '' };
+      return frameOf(Role.Image);
+    }
+    if (ns === NS.video && local === 'video') {
+      this.#video = {};
+      return frameOf(Role.Video);
+    }
+    if (ns === NS.news && local === 'news') {
+      if (record.news !== undefined) this.#report('R37', 'error', 'more than one <news:news> in a <url>; the first is kept');
+      this.#news = {};
+      if (record.news === undefined) record.news = this.#news as NewsRecord;
+      return frameOf(Role.News);
+    }
+    if (ns === NS.xhtml && local === 'link') {
+      this.#alternate(attributes);
+      return IGNORED;
+    }
+    this.#unknownNamespace(ns);
+    return IGNORED;
+  }
+
+  /** A core field (loc, lastmod…): each at most once (R6/R19), in schema order (R7). */
+  #coreField(owner: Owner, local: string, index: number, attributes: readonly XmlAttribute[]): Frame {
+    const bit = 1 << index;
+    if (this.#seenInUrl & bit) {
+      this.#report(owner === Owner.Sitemap ? 'R19' : 'R6', 'error', `more than one <${local}>; the first is kept`);
+      return IGNORED;
+    }
+    if (this.#seenInUrl > bit) this.#report('R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
+    this.#seenInUrl |= bit;
+    return this.#capturing(owner, local, attributes);
+  }
+
+  #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Frame {
+    this.#capture = true;
+    this.#text = '';
+    return { role: Role.Field, owner, key, attributes };
+  }
+
+  #startEntry(): Frame {
+    this.#seenInUrl = 0;
+    this.#extensionSeenInUrl = false;
+    if (this.#kind === 'sitemapindex') {
+      this.#entry = { loc: '' };
+      return frameOf(Role.Sitemap);
+    }
+    this.#record = { loc: '' };
+    this.#atomLinkRank = 0;
+    return frameOf(this.#kind === 'urlset' ? Role.Url : this.#kind === 'rss' ? Role.Item : Role.Entry);
+  }
+
+  #field(frame: Frame, value: string, raw: string): void {
+    const { owner, key } = frame;
+    switch (owner) {
+      case Owner.Record: {
+        const record = this.#record;
+        if (record === undefined) return;
+        if (key === 'loc') record.loc = this.#loc(value, raw);
+        else if (key === 'pubDate') this.#pubDate(record, value);
+        else if (value !== '' || key !== 'lastmod') (record as unknown as Record<string, string>)[key] = value;
+        return;
+      }
+      case Owner.Sitemap:
+        if (this.#entry === undefined) return;
+        if (key === 'loc') this.#entry.loc = this.#loc(value, raw);
+        else this.#entry.lastmod = value;
+        return;
+      case Owner.Image:
+        if (this.#image !== undefined) (this.#image as unknown as Record<string, string>)[key] = value;
+        return;
+      case Owner.Video:
+        if (this.#video !== undefined) videoField(this.#video, key, value, frame.attributes);
+        return;
+      case Owner.News:
+        if (this.#news !== undefined) (this.#news as unknown as Record<string, string>)[key] = value;
+        return;
+      case Owner.Publication:
+        if (this.#news?.publication !== undefined) this.#news.publication[key as 'name' | 'language'] = value;
+        return;
+    }
+  }
+
+  /** A `<loc>` as found: trimmed (R8 warns about the whitespace), relative ones resolved against the base (R8). */
+  #loc(value: string, raw: string): string {
+    if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', 'whitespace around the URL in <loc> (trimmed)', value);
+    if (value === '' || ABSOLUTE.test(value)) return value;
+    const base = this.#options.base;
+    if (base === undefined) {
+      this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value);
+      return value;
+    }
+    try {
+      const resolved = new URL(value, base).href;
+      this.#report('R8', 'error', `"${value}" is a relative URL; resolved against ${base.href}`, resolved);
+      return resolved;
+    } catch {
+      this.#report('R8', 'error', `"${value}" cannot be resolved against ${base.href}`, value);
+      return value;
+    }
+  }
+
+  /** RSS dates are RFC 822; records carry W3C Datetime (R31). */
+  #pubDate(record: ParsedRecord, value: string): void {
+    const epoch = Date.parse(value);
+    if (Number.isNaN(epoch)) {
+      this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, record.loc || undefined);
+      return;
+    }
+    record.lastmod = new Date(epoch).toISOString().replace(/\.000Z$/, 'Z');
+  }
+
+  /** Atom (R32): the entry's URL is a link with rel="alternate" or no rel, never self/edit/enclosure. */
+  #atomLink(attributes: readonly XmlAttribute[]): void {
+    const href = attributeValue(attributes, 'href');
+    if (href === undefined || this.#record === undefined) return;
+    const rel = attributeValue(attributes, 'rel');
+    const rank = rel === undefined ? 2 : rel === 'alternate' ? 3 : 0;
+    if (rank > this.#atomLinkRank) {
+      this.#atomLinkRank = rank;
+      this.#record.loc = this.#loc(href.trim(), href.trim());
+    }
+  }
+
+  #alternate(attributes: readonly XmlAttribute[]): void {
+    const rel = attributeValue(attributes, 'rel');
+    const hreflang = attributeValue(attributes, 'hreflang');
+    const href = attributeValue(attributes, 'href');
+    if (rel !== 'alternate' || hreflang === undefined || href === undefined) {
+      this.#report('R38', 'error', '<xhtml:link> needs rel="alternate", hreflang and href; ignored');
+      return;
+    }
+    if (this.#record !== undefined) (this.#record.alternates ??= []).push({ hreflang, href });
+  }
+
+  #unknownNamespace(ns: string): void {
+    if (this.#unknownNamespaces.has(ns)) return;
+    this.#unknownNamespaces.add(ns);
+    this.#report('R33', 'warn', ns === '' ? 'elements in no namespace ignored' : `elements in the unknown namespace ${ns} ignored`);
+  }
+
+  #finishImage(): void {
+    const image = this.#image;
+    this.#image = undefined;
+    if (image === undefined || this.#record === undefined) return;
+    if (image.loc === '') {
+      this.#report('R34', 'error', '<image:image> without <image:loc>; ignored', this.#record.loc || undefined);
+      return;
+    }
+    (this.#record.images ??= []).push(image);
+  }
+
+  #finishRecord(): void {
+    const record = this.#record;
+    this.#record = undefined;
+    this.#news = undefined;
+    if (record === undefined || this.stopped) return;
+    if (record.loc === '') {
+      const what = this.#kind === 'rss' ? '<item> without <link>' : this.#kind === 'atom' ? '<entry> without a <link href>' : '<url> without <loc>';
+      this.#report(this.#kind === 'urlset' ? 'R6' : this.#kind === 'rss' ? 'R31' : 'R32', 'error', `${what}; skipped`);
+      return;
+    }
+    this.#entries++;
+    this.#options.emit(record);
+  }
+
+  #finishEntry(): void {
+    const entry = this.#entry;
+    this.#entry = undefined;
+    if (entry === undefined || this.stopped) return;
+    if (entry.loc === '') {
+      this.#report('R19', 'error', '<sitemap> without <loc>; skipped');
+      return;
+    }
+    this.#entries++;
+    this.#options.emit(entry);
+  }
+}
+
+const IGNORED: Frame = { role: Role.Ignored, owner: Owner.Record, key: '', attributes: [] };
+
+const frameOf = (role: Role): Frame => ({ role, owner: Owner.Record, key: '', attributes: [] });
+
+function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
+  for (const attribute of attributes) if (attribute.ns === '' && attribute.local === local) return attribute.value;
+  return undefined;
+}
+
+const splitList = (value: string): string[] => (value === '' ? [] : value.split(/\s+/));
+
+/** Video fields in the writer's input shape: lists split, attributes folded in. */
+function videoField(video: Partial<VideoRecord>, key: string, value: string, attributes: readonly XmlAttribute[]): void {
+  const target = video as Record<string, unknown>;
+  switch (key) {
+    case 'tag':
+      (video.tags ??= []).push(value);
+      return;
+    case 'price': {
+      const price: Record<string, string> = { value, currency: attributeValue(attributes, 'currency') ?? '' };
+      const type = attributeValue(attributes, 'type');
+      const resolution = attributeValue(attributes, 'resolution');
+      if (type !== undefined) price['type'] = type;
+      if (resolution !== undefined) price['resolution'] = resolution;
+      (video.prices ??= []).push(price as unknown as NonNullable<VideoRecord['prices']>[number]);
+      return;
+    }
+    case 'restriction':
+      target['restriction'] = { relationship: attributeValue(attributes, 'relationship') ?? '', countries: splitList(value) };
+      return;
+    case 'platform':
+      target['platform'] = { relationship: attributeValue(attributes, 'relationship') ?? '', platforms: splitList(value) };
+      return;
+    case 'uploader': {
+      const info = attributeValue(attributes, 'info');
+      target['uploader'] = info === undefined ? { name: value } : { name: value, info };
+      return;
+    }
+    default:
+      target[key] = value;
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * `parseSitemap`: any sitemap-like body → entries, streaming. gzip is found by its magic bytes
+ * (R4), the encoding by BOM and declaration (R1), the format by content: XML (urlset, index, RSS,
+ * Atom), a plain-text list (R30) or robots.txt `Sitemap:` lines (R27). Memory stays bounded: the
+ * decompressed size is capped and entries are handed out as each chunk is read.
+ */
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { Diagnostic } from '../model/diagnostic.ts';
+import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
+import { SitemapAssembler } from './assemble.ts';
+import { inventedReplacements, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { sitemapsInRobotsTxt } from './robots.ts';
+import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
+import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
+
+export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
+
+/** Twice the protocol's limit (R3): an oversized file is still read far enough to be reported and used. */
+export const DEFAULT_MAX_BYTES = 2 * MAX_SITEMAP_BYTES;
+/** robots.txt beyond this is not read (Google reads 500 KiB). */
+export const MAX_ROBOTS_BYTES = 512 * 1024;
+/** A gzip inside a gzip is unwrapped once more (some servers compress a `.gz` again); no deeper. */
+const MAX_GZIP_LAYERS = 2;
+const GZIP_MAGIC = [0x1f, 0x8b];
+/** Large inflate chunks: fewer hand-offs between the thread pool and the parser. */
+const GUNZIP_CHUNK = 64 * 1024;
+const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
+const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
+
+/** A parse in progress: iterate it once for the entries; `kind`, `diagnostics` and the counts fill in as it goes. */
+export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
+  kind: SitemapKind = 'unknown';
+  /** The first `maxDiagnostics` findings. */
+  readonly diagnostics: Diagnostic[] = [];
+  /** Findings per `rule:level`, over all of them. */
+  readonly counts: Record<string, number> = {};
+  /** Decompressed bytes read. */
+  bytes = 0;
+  /** The body was gzip (R4). */
+  compressed = false;
+  entries = 0;
+  readonly #source: ByteSource;
+  readonly #options: ParseOptions;
+  readonly #base: URL | undefined;
+  #started = false;
+
+  constructor(source: ByteSource, options: ParseOptions = {}) {
+    this.#source = source;
+    this.#options = options;
+    this.#base = options.base === undefined ? undefined : new URL(options.base);
+  }
+
+  /** Errors (level `error`) so far. */
+  get errors(): number {
+    let n = 0;
+    for (const [key, count] of Object.entries(this.counts)) if (key.endsWith(':error')) n += count;
+    return n;
+  }
+
+  readonly report = (diagnostic: Diagnostic): void => {
+    const key = `${diagnostic.rule}:${diagnostic.level}`;
+    this.counts[key] = (this.counts[key] ?? 0) + 1;
+    if (this.diagnostics.length < (this.#options.maxDiagnostics ?? 1000)) this.diagnostics.push(diagnostic);
+    this.#options.onDiagnostic?.(diagnostic);
+  };
+
+  /** Entries one by one. Internally they come a chunk's worth at a time, so the cost per entry is one resolved promise. */
+  [Symbol.asyncIterator](): AsyncIterator<ParsedEntry> {
+    const batches = this.batches()[Symbol.asyncIterator]();
+    let batch: readonly ParsedEntry[] = [];
+    let index = 0;
+    return {
+      next: async (): Promise<IteratorResult<ParsedEntry>> => {
+        while (index >= batch.length) {
+          const next = await batches.next();
+          if (next.done === true) return { done: true, value: undefined };
+          batch = next.value;
+          index = 0;
+        }
+        return { done: false, value: batch[index++] as ParsedEntry };
+      },
+      return: async (): Promise<IteratorResult<ParsedEntry>> => {
+        await batches.return?.(undefined);
+        return { done: true, value: undefined };
+      },
+    };
+  }
+
+  /** The entries as arrays, one per chunk read: the fastest way through a large file. */
+  async *batches(): AsyncGenerator<readonly ParsedEntry[]> {
+    if (this.#started) throw new TypeError('a ParsedSitemap can be iterated only once');
+    this.#started = true;
+    const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
+    const [head, rest] = await peek(bytes, SNIFF_BYTES);
+    if (head.length === 0) {
+      this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
+      return;
+    }
+    const { decoder } = sniffEncoding(head, this.report);
+    const text = decodeChunks(prepend(head, rest), decoder, this.report);
+    const [first, textRest] = await peekText(text);
+    const body = first.trimStart();
+    if (body.startsWith('<')) yield* this.#xml(prependText(first, textRest));
+    else if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
+    else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });
+  }
+
+  async *#xml(text: AsyncIterable<string>): AsyncGenerator<readonly ParsedEntry[]> {
+    let queue: ParsedEntry[] = [];
+    const position = (): XmlPosition => tokenizer.position();
+    const assembler = new SitemapAssembler({
+      base: this.#base,
+      report: this.report,
+      position,
+      emit: (entry) => queue.push(entry),
+      onKind: (kind) => {
+        this.kind = kind;
+      },
+    });
+    const tokenizer = new XmlTokenizer(assembler);
+    const flush = (): ParsedEntry[] => {
+      const batch = queue;
+      this.entries += batch.length;
+      queue = [];
+      return batch;
+    };
+    for await (const chunk of text) {
+      tokenizer.write(chunk);
+      if (queue.length > 0) yield flush();
+      if (assembler.stopped) return;
+    }
+    tokenizer.end();
+    assembler.finish();
+    if (queue.length > 0) yield flush();
+    if (this.kind === 'unknown' && this.entries === 0 && !this.diagnostics.some((d) => d.rule === 'R5')) {
+      this.report({ rule: 'R5', level: 'error', message: 'no root element: this is not a sitemap' });
+    }
+  }
+
+  /** Plain-text sitemaps (R30) and robots.txt (R27). */
+  async *#lines(text: AsyncIterable<string>, robots: boolean): AsyncGenerator<readonly ParsedEntry[]> {
+    this.kind = robots ? 'robots' : 'text';
+    if (robots) {
+      let whole = '';
+      for await (const chunk of text) {
+        whole += chunk;
+        if (whole.length > MAX_ROBOTS_BYTES) {
+          this.report({ rule: 'R27', level: 'warn', message: `robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes; the rest is not read` });
+          break;
+        }
+      }
+      const url = this.#base?.href ?? 'http://robots.invalid/robots.txt';
+      const entries: ParsedEntry[] = [];
+      for (const sitemap of sitemapsInRobotsTxt(url, whole)) {
+        const loc = sitemap.trim();
+        if (!HTTP_URL.test(loc)) this.report({ rule: 'R27', level: 'warn', message: `Sitemap: "${loc}" is not an absolute http(s) URL`, url: loc });
+        entries.push({ loc });
+      }
+      this.entries += entries.length;
+      if (entries.length > 0) yield entries;
+      return;
+    }
+    let line = 0;
+    let carry = '';
+    const take = (raw: string, into: ParsedEntry[]): void => {
+      line++;
+      const value = raw.trim();
+      if (value === '') return;
+      if (!HTTP_URL.test(value) || /\s/.test(value)) {
+        this.report({ rule: 'R30', level: 'error', message: `line is not an absolute http(s) URL: "${clip(value)}"; skipped`, line, column: 1 });
+        return;
+      }
+      into.push({ loc: value });
+    };
+    for await (const chunk of text) {
+      const lines = (carry + chunk).split(/\r\n|\r|\n/);
+      carry = lines.pop() ?? '';
+      // A CR at the end of a chunk may be half of a CRLF; keep it with the next line.
+      if (chunk.endsWith('\r') && lines.length > 0) carry = `${lines.pop() ?? ''}\r${carry}`;
+      const batch: ParsedEntry[] = [];
+      for (const raw of lines) take(raw, batch);
+      this.entries += batch.length;
+      if (batch.length > 0) yield batch;
+    }
+    const last: ParsedEntry[] = [];
+    take(carry, last);
+    this.entries += last.length;
+    if (last.length > 0) yield last;
+  }
+
+  /** Undoes gzip (found by its magic bytes, whatever the name), up to two layers. */
+  async #decompressed(bytes: AsyncIterable<Uint8Array>, layer: number): Promise<AsyncIterable<Uint8Array>> {
+    const [head, rest] = await peek(bytes, 2);
+    const all = prepend(head, rest);
+    if (head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return all;
+    if (layer >= MAX_GZIP_LAYERS) {
+      this.report({ rule: 'R4', level: 'error', message: `gzip nested more than ${MAX_GZIP_LAYERS} deep; not unwrapped` });
+      return all;
+    }
+    if (layer > 0) this.report({ rule: 'R4', level: 'warn', message: 'the file is gzipped twice; unwrapped both layers' });
+    this.compressed = true;
+    return this.#decompressed(this.#gunzip(all), layer + 1);
+  }
+
+  async *#gunzip(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
+    // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
+    const input = Readable.from(rechunk(bytes, GUNZIP_CHUNK), { objectMode: false });
+    input.on('error', (error) => gunzip.destroy(error));
+    input.pipe(gunzip);
+    try {
+      for await (const chunk of gunzip) yield chunk as Uint8Array;
+    } catch (error) {
+      this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${(error as Error).message}); read up to the damage` });
+    } finally {
+      input.destroy();
+      gunzip.destroy();
+    }
+  }
+
+  /** Stops at `maxBytes` decompressed: gzip bombs and runaway bodies end there with a finding. */
+  async *#capped(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
+    for await (const chunk of bytes) {
+      const room = max - this.bytes;
+      if (chunk.length > room) {
+        if (room > 0) yield chunk.subarray(0, room);
+        this.bytes = max;
+        this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
+        return;
+      }
+      this.bytes += chunk.length;
+      yield chunk;
+    }
+    if (this.bytes > MAX_SITEMAP_BYTES) {
+      this.report({ rule: 'R3', level: 'error', message: `the file is ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
+    }
+  }
+}
+
+/** Parses a sitemap, index, feed, text list or robots.txt; iterate the result for its entries. */
+export function parseSitemap(source: ByteSource, options?: ParseOptions): ParsedSitemap {
+  return new ParsedSitemap(source, options);
+}
+
+function isRobots(text: string): boolean {
+  for (const line of text.split(/\r\n|\r|\n/, 50)) {
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    return trimmed.startsWith('#') || ROBOTS_LINE.test(trimmed);
+  }
+  return false;
+}
+
+async function* toAsync(source: ByteSource): AsyncGenerator<Uint8Array> {
+  if (source instanceof Uint8Array) {
+    yield source;
+    return;
+  }
+  for await (const chunk of source) yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+}
+
+/** The first `n` bytes (fewer only at the end) and an iterator over the rest. */
+async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8Array, AsyncIterator<Uint8Array>]> {
+  const iterator = bytes[Symbol.asyncIterator]();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  while (length < n) {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    parts.push(next.value);
+    length += next.value.length;
+  }
+  return [concat(parts, length), iterator];
+}
+
+async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (head.length > 0) yield head;
+  for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+}
+
+async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIterator<string>]> {
+  const iterator = text[Symbol.asyncIterator]();
+  let first = '';
+  while (first.trim() === '') {
+    const next = await iterator.next();
+    if (next.done === true) break;
+    first += next.value;
+  }
+  return [first, iterator];
+}
+
+async function* prependText(head: string, rest: AsyncIterator<string>): AsyncGenerator<string> {
+  if (head !== '') yield head;
+  for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+}
+
+async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, report: (d: Diagnostic) => void): AsyncGenerator<string> {
+  let invalid = false;
+  const check = (chunk: Uint8Array, text: string): void => {
+    if (invalid || decoder.encoding !== 'utf-8' || inventedReplacements(chunk, text) === 0) return;
+    invalid = true;
+    report({ rule: 'R1', level: 'error', message: 'bytes that are not valid UTF-8 (replaced with U+FFFD)' });
+  };
+  for await (const chunk of bytes) {
+    const text = decoder.decode(chunk, { stream: true });
+    check(chunk, text);
+    if (text !== '') yield text;
+  }
+  const tail = decoder.decode();
+  check(new Uint8Array(0), tail);
+  if (tail !== '') yield tail;
+}
+
+/** The same bytes in pieces of exactly `size` (the last may be shorter). */
+async function* rechunk(bytes: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let piece = new Uint8Array(size);
+  let filled = 0;
+  for await (let chunk of bytes) {
+    while (chunk.length > 0) {
+      const n = Math.min(size - filled, chunk.length);
+      piece.set(chunk.subarray(0, n), filled);
+      filled += n;
+      chunk = chunk.subarray(n);
+      if (filled === size) {
+        yield piece;
+        piece = new Uint8Array(size);
+        filled = 0;
+      }
+    }
+  }
+  if (filled > 0) yield piece.subarray(0, filled);
+}
+
+function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0] as Uint8Array;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

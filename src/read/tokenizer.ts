@@ -1,0 +1,548 @@
+/**
+ * A streaming XML tokenizer specialised for the subset of XML that sitemaps are made of, with
+ * `saxes` (a conforming parser) taking over for everything else.
+ *
+ * The fast path accepts only what it can prove well-formed: ASCII names with at most one prefix,
+ * quoted attributes, text and attribute values with the five predefined entities and character
+ * references, comments, CDATA, processing instructions and a plain XML declaration. On anything
+ * else (a DOCTYPE, an unbound prefix, a stray `&`, a mismatched tag, a second root, truncation…) it
+ * hands the rest of the document to saxes at the last token boundary, primed with the start tags
+ * still open, and saxes reports the error (or accepts what the fast path merely did not cover).
+ * So the events are those of a conforming parser on every input; the differential test proves it.
+ */
+import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
+
+export interface XmlAttribute {
+  /** Namespace URI, '' for an unprefixed attribute. */
+  ns: string;
+  local: string;
+  value: string;
+}
+
+export interface XmlPosition {
+  line: number;
+  column: number;
+}
+
+/** What the tokenizer tells its consumer. Text arrives only while `capturing` is true. */
+export interface XmlEvents {
+  readonly capturing: boolean;
+  open(ns: string, local: string, attributes: readonly XmlAttribute[]): void;
+  text(text: string): void;
+  close(): void;
+  /** A well-formedness error (R2); the reader recovers what it can after it. */
+  malformed(message: string, position: XmlPosition): void;
+  /** A DOCTYPE: never processed, so its entities are never expanded. */
+  doctype(position: XmlPosition): void;
+}
+
+/** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
+export const MAX_DEPTH = 64;
+export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
+
+const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+/** Characters XML 1.0 does not allow anywhere (§2.2): the chunk goes to saxes, which reports them. */
+const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
+const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
+const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]]);
+
+interface Scope {
+  readonly prefixes: Map<string, string>;
+  readonly parent: Scope | undefined;
+}
+
+interface OpenElement {
+  qname: string;
+  /** The raw start tag, replayed to saxes if it takes over. */
+  raw: string;
+  scope: Scope;
+}
+
+const ROOT_SCOPE: Scope = { prefixes: new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]), parent: undefined };
+
+function lookup(scope: Scope | undefined, prefix: string): string | undefined {
+  for (let s = scope; s !== undefined; s = s.parent) {
+    const ns = s.prefixes.get(prefix);
+    if (ns !== undefined) return ns;
+  }
+  return undefined;
+}
+
+const Char = {
+  Tab: 9,
+  LineFeed: 10,
+  Return: 13,
+  Space: 32,
+  Bang: 33,
+  Quote: 34,
+  Apostrophe: 39,
+  Hyphen: 45,
+  Dot: 46,
+  Slash: 47,
+  Digit0: 48,
+  Digit9: 57,
+  Colon: 58,
+  Less: 60,
+  Equals: 61,
+  Greater: 62,
+  Question: 63,
+  UpperA: 65,
+  UpperZ: 90,
+  Underscore: 95,
+  LowerA: 97,
+  LowerZ: 122,
+} as const;
+
+const isSpace = (c: number): boolean => c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return;
+const isNameStart = (c: number): boolean => (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore;
+const isNameChar = (c: number): boolean =>
+  isNameStart(c) || (c >= Char.Digit0 && c <= Char.Digit9) || c === Char.Hyphen || c === Char.Dot || c === Char.Colon;
+
+/** A numeric reference to a character XML allows (§2.2), or undefined. */
+function referencedChar(code: number): string | undefined {
+  const allowed =
+    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return allowed ? String.fromCodePoint(code) : undefined;
+}
+
+/** Replaces the predefined entities and character references; undefined when any `&` is not one of those. */
+export function decodeEntities(text: string): string | undefined {
+  return decode(text, false);
+}
+
+/** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
+function decodeEntitiesLeniently(text: string): string {
+  return decode(text, true) as string;
+}
+
+/** A hand loop rather than a regex replace: `&amp;` in every URL with a query makes this hot. */
+function decode(text: string, lenient: boolean): string | undefined {
+  let out = '';
+  let from = 0;
+  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', from)) {
+    const semicolon = text.indexOf(';', amp + 1);
+    const reference = semicolon === -1 ? undefined : resolveReference(text.slice(amp + 1, semicolon));
+    if (reference === undefined) {
+      if (!lenient) return undefined;
+      out += text.slice(from, amp + 1);
+      from = amp + 1;
+      continue;
+    }
+    out += text.slice(from, amp) + reference;
+    from = semicolon + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function resolveReference(name: string): string | undefined {
+  const predefined = PREDEFINED.get(name);
+  if (predefined !== undefined) return predefined;
+  if (name.charCodeAt(0) !== 35 /* # */) return undefined;
+  const hex = name.charCodeAt(1) === 120; /* x */
+  const digits = name.slice(hex ? 2 : 1);
+  if (!(hex ? /^[0-9A-Fa-f]+$/ : /^[0-9]+$/).test(digits)) return undefined;
+  return referencedChar(Number.parseInt(digits, hex ? 16 : 10));
+}
+
+/** A short excerpt around the first `&`, for messages. */
+function clipAround(text: string): string {
+  const at = Math.max(0, text.indexOf('&') - 20);
+  return JSON.stringify(text.slice(at, at + 40));
+}
+
+/** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
+const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
+
+export class XmlTokenizer {
+  readonly #events: XmlEvents;
+  #buffer = '';
+  #pos = 0;
+  /** Offset of `#buffer` in the whole document, for positions. */
+  #bufferOffset = 0;
+  #stack: OpenElement[] = [];
+  #scope: Scope = ROOT_SCOPE;
+  #rootClosed = false;
+  #atDocumentStart = true;
+  #pendingText = '';
+  #saxes: SaxesParser<{ xmlns: true; position: true }> | undefined;
+  /** Where saxes started, to map its positions back to the document's. */
+  #saxesOrigin = { line: 1, column: 0, primed: 0 };
+  #saxesPriming = false;
+  #saxesDepth = 0;
+  #tooDeep = false;
+  // Line counting is incremental and lazy: positions are needed only for diagnostics and records.
+  #lineCountedTo = 0;
+  #line = 1;
+  #lineStart = 0;
+
+  constructor(events: XmlEvents) {
+    this.#events = events;
+  }
+
+  /** Feeds the next piece of decoded text. */
+  write(chunk: string): void {
+    if (this.#saxes !== undefined) {
+      this.#writeSaxes(chunk);
+      return;
+    }
+    if (DISALLOWED_CHAR.test(chunk)) {
+      this.#fallback(this.#buffer.slice(this.#pos) + chunk);
+      return;
+    }
+    this.#countLines(this.#bufferOffset + this.#pos);
+    this.#bufferOffset += this.#pos;
+    this.#buffer = this.#pos === this.#buffer.length ? chunk : this.#buffer.slice(this.#pos) + chunk;
+    this.#pos = 0;
+    this.#run();
+    if (this.#saxes === undefined && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
+      this.#fallback(this.#buffer.slice(this.#pos));
+    }
+  }
+
+  /** Ends the document: anything unfinished is an error that saxes names. */
+  end(): void {
+    if (this.#saxes === undefined) {
+      const rest = this.#buffer.slice(this.#pos);
+      if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
+      this.#fallback(rest);
+    }
+    this.#saxes?.close();
+  }
+
+  /** Line and column (1-based) of the token being handled. */
+  position(): XmlPosition {
+    if (this.#saxes !== undefined) return this.#saxesPosition();
+    return this.#positionAt(this.#bufferOffset + this.#pos);
+  }
+
+  #positionAt(offset: number): XmlPosition {
+    this.#countLines(offset);
+    return { line: this.#line, column: offset - this.#lineStart + 1 };
+  }
+
+  /** Counts the newlines of the current buffer up to `offset`; every part of the document is counted once, as it passes. */
+  #countLines(offset: number): void {
+    const from = this.#lineCountedTo - this.#bufferOffset;
+    const to = offset - this.#bufferOffset;
+    if (to <= from) return;
+    for (let i = this.#buffer.indexOf('\n', from); i !== -1 && i < to; i = this.#buffer.indexOf('\n', i + 1)) {
+      this.#line++;
+      this.#lineStart = this.#bufferOffset + i + 1;
+    }
+    this.#lineCountedTo = offset;
+  }
+
+  #run(): void {
+    const buffer = this.#buffer;
+    const events = this.#events;
+    let pos = this.#pos;
+    while (pos < buffer.length) {
+      const lt = buffer.indexOf('<', pos);
+      if (lt === -1) {
+        // Text runs on into the next chunk; keep what is captured, check the rest when it ends.
+        if (!this.#text(pos, buffer.length, false)) return;
+        pos = buffer.length;
+        break;
+      }
+      if ((lt > pos || this.#pendingText !== '') && !this.#text(pos, lt, true)) return;
+      this.#pos = lt;
+      const next = buffer.charCodeAt(lt + 1);
+      let end: number;
+      if (next === Char.Slash) end = this.#closeTag(lt);
+      else if (next === Char.Bang) end = this.#bang(lt);
+      else if (next === Char.Question) end = this.#processingInstruction(lt);
+      else end = this.#startTag(lt, events);
+      if (end === INCOMPLETE) return;
+      if (end === FOREIGN) {
+        this.#fallback(buffer.slice(lt));
+        return;
+      }
+      this.#atDocumentStart = false;
+      pos = end;
+    }
+    this.#pos = pos;
+  }
+
+  /** Text between markup; `complete` when a `<` ends it. Returns false when saxes took over. */
+  #text(start: number, end: number, complete: boolean): boolean {
+    const raw = this.#buffer.slice(start, end);
+    if (!complete) {
+      // A text run split across chunks is judged whole; hold it until its end arrives.
+      this.#pendingText += raw;
+      this.#pos = end;
+      return true;
+    }
+    const whole = this.#pendingText === '' ? raw : this.#pendingText + raw;
+    this.#pendingText = '';
+    if (this.#stack.length === 0) {
+      if (!ONLY_WHITESPACE.test(whole)) {
+        this.#fallback(whole + this.#buffer.slice(end));
+        return false;
+      }
+      this.#atDocumentStart = false;
+      return true;
+    }
+    let text = whole;
+    if (text.indexOf('&') !== -1) {
+      const decoded = decodeEntities(text);
+      if (decoded === undefined) {
+        // The commonest breakage in the wild: a bare `&` in a URL. Read it literally and go on.
+        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, this.position());
+        text = decodeEntitiesLeniently(text);
+      } else {
+        text = decoded;
+      }
+    }
+    if (whole.indexOf(']]>') !== -1) {
+      this.#fallback(whole + this.#buffer.slice(end));
+      return false;
+    }
+    if (this.#events.capturing) this.#events.text(normalizeNewlines(text));
+    return true;
+  }
+
+  #startTag(lt: number, events: XmlEvents): number {
+    const buffer = this.#buffer;
+    if (this.#rootClosed) return FOREIGN;
+    let i = lt + 1;
+    if (!isNameStart(buffer.charCodeAt(i))) return i >= buffer.length ? INCOMPLETE : FOREIGN;
+    while (isNameChar(buffer.charCodeAt(i))) i++;
+    if (i >= buffer.length) return INCOMPLETE;
+    const qname = buffer.slice(lt + 1, i);
+    let attributes: { qname: string; value: string }[] | undefined;
+    let selfClosing = false;
+    for (;;) {
+      const afterName = i;
+      while (isSpace(buffer.charCodeAt(i))) i++;
+      if (i >= buffer.length) return INCOMPLETE;
+      const c = buffer.charCodeAt(i);
+      if (c === Char.Greater) {
+        i++;
+        break;
+      }
+      if (c === Char.Slash) {
+        if (i + 1 >= buffer.length) return INCOMPLETE;
+        if (buffer.charCodeAt(i + 1) !== Char.Greater) return FOREIGN;
+        selfClosing = true;
+        i += 2;
+        break;
+      }
+      if (i === afterName || !isNameStart(c)) return FOREIGN;
+      const nameStart = i;
+      while (isNameChar(buffer.charCodeAt(i))) i++;
+      const name = buffer.slice(nameStart, i);
+      while (isSpace(buffer.charCodeAt(i))) i++;
+      if (i >= buffer.length) return INCOMPLETE;
+      if (buffer.charCodeAt(i) !== Char.Equals) return FOREIGN;
+      i++;
+      while (isSpace(buffer.charCodeAt(i))) i++;
+      if (i >= buffer.length) return INCOMPLETE;
+      const quote = buffer.charCodeAt(i);
+      if (quote !== Char.Quote && quote !== Char.Apostrophe) return FOREIGN;
+      const close = buffer.indexOf(quote === Char.Quote ? '"' : "'", i + 1);
+      if (close === -1) return INCOMPLETE;
+      let value = buffer.slice(i + 1, close);
+      if (value.indexOf('<') !== -1) return FOREIGN;
+      // §3.3.3: literal whitespace becomes a space; references are expanded after, and kept as they are.
+      value = value.replace(/\r\n|[\t\n\r]/g, ' ');
+      if (value.indexOf('&') !== -1) {
+        const decoded = decodeEntities(value);
+        if (decoded === undefined) {
+          this.#events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value)}); read literally, write &amp;`, this.position());
+          value = decodeEntitiesLeniently(value);
+        } else {
+          value = decoded;
+        }
+      }
+      attributes ??= [];
+      for (const attribute of attributes) if (attribute.qname === name) return FOREIGN;
+      attributes.push({ qname: name, value });
+      i = close + 1;
+    }
+    if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+
+    let scope = this.#scope;
+    if (attributes !== undefined) {
+      let declared: Map<string, string> | undefined;
+      for (const { qname: name, value } of attributes) {
+        if (name === 'xmlns') {
+          if (value === XML_NS || value === XMLNS_NS) return FOREIGN;
+          (declared ??= new Map()).set('', value);
+        } else if (name.startsWith('xmlns:')) {
+          const prefix = name.slice(6);
+          // Undeclaring a prefix, binding the reserved ones, or a malformed QName: saxes decides.
+          if (value === '' || prefix === 'xmlns' || prefix.indexOf(':') !== -1 || (prefix === 'xml') !== (value === XML_NS) || value === XMLNS_NS) return FOREIGN;
+          (declared ??= new Map()).set(prefix, value);
+        }
+      }
+      if (declared !== undefined) scope = { prefixes: declared, parent: scope };
+    }
+    const element = resolveName(qname, scope, true);
+    if (element === undefined) return FOREIGN;
+    let resolved: readonly XmlAttribute[] = NO_ATTRIBUTES;
+    if (attributes !== undefined) {
+      const list: XmlAttribute[] = [];
+      resolved = list;
+      for (const { qname: name, value } of attributes) {
+        if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
+        const attribute = resolveName(name, scope, false);
+        if (attribute === undefined) return FOREIGN;
+        for (const other of resolved) if (other.ns === attribute.ns && other.local === attribute.local) return FOREIGN;
+        list.push({ ns: attribute.ns, local: attribute.local, value });
+      }
+    }
+
+    events.open(element.ns, element.local, resolved);
+    if (selfClosing) {
+      events.close();
+      if (this.#stack.length === 0) this.#rootClosed = true;
+    } else {
+      this.#stack.push({ qname, raw: buffer.slice(lt, i), scope });
+      this.#scope = scope;
+    }
+    return i;
+  }
+
+  #closeTag(lt: number): number {
+    const buffer = this.#buffer;
+    const top = this.#stack[this.#stack.length - 1];
+    if (top === undefined) return FOREIGN;
+    const nameEnd = lt + 2 + top.qname.length;
+    if (nameEnd >= buffer.length) return INCOMPLETE;
+    if (!buffer.startsWith(top.qname, lt + 2)) return FOREIGN;
+    let i = nameEnd;
+    while (isSpace(buffer.charCodeAt(i))) i++;
+    if (i >= buffer.length) return INCOMPLETE;
+    if (buffer.charCodeAt(i) !== Char.Greater) return FOREIGN;
+    this.#stack.pop();
+    this.#scope = this.#stack[this.#stack.length - 1]?.scope ?? ROOT_SCOPE;
+    this.#events.close();
+    if (this.#stack.length === 0) this.#rootClosed = true;
+    return i + 1;
+  }
+
+  /** Comments and CDATA; a DOCTYPE and anything else goes to saxes. */
+  #bang(lt: number): number {
+    const buffer = this.#buffer;
+    if (buffer.length - lt < 9) return INCOMPLETE;
+    if (buffer.startsWith('<!--', lt)) {
+      const close = buffer.indexOf('-->', lt + 4);
+      if (close === -1) return INCOMPLETE;
+      const content = buffer.slice(lt + 4, close);
+      if (content.indexOf('--') !== -1 || content.endsWith('-')) return FOREIGN;
+      return close + 3;
+    }
+    if (buffer.startsWith('<![CDATA[', lt)) {
+      if (this.#stack.length === 0) return FOREIGN;
+      const close = buffer.indexOf(']]>', lt + 9);
+      if (close === -1) return INCOMPLETE;
+      if (this.#events.capturing) this.#events.text(normalizeNewlines(buffer.slice(lt + 9, close)));
+      return close + 3;
+    }
+    return FOREIGN;
+  }
+
+  #processingInstruction(lt: number): number {
+    const buffer = this.#buffer;
+    const close = buffer.indexOf('?>', lt + 2);
+    if (close === -1) return INCOMPLETE;
+    if (buffer.startsWith('<?xml', lt) && !isNameChar(buffer.charCodeAt(lt + 5))) {
+      if (!this.#atDocumentStart || this.#bufferOffset + lt !== 0) return FOREIGN;
+      const match = XML_DECL.exec(buffer.slice(lt, close + 2));
+      return match === null ? FOREIGN : lt + match[0].length;
+    }
+    let i = lt + 2;
+    if (!isNameStart(buffer.charCodeAt(i))) return FOREIGN;
+    while (isNameChar(buffer.charCodeAt(i))) i++;
+    const target = buffer.slice(lt + 2, i);
+    if (target.indexOf(':') !== -1 || target.toLowerCase() === 'xml') return FOREIGN;
+    if (i !== close && !isSpace(buffer.charCodeAt(i))) return FOREIGN;
+    return close + 2;
+  }
+
+  /** Hands the rest of the document (`rest`, from a token boundary) to saxes. */
+  #fallback(rest: string): void {
+    const origin = this.#positionAt(this.#bufferOffset + this.#pos);
+    const events = this.#events;
+    const saxes = new SaxesParser<{ xmlns: true; position: true }>({ xmlns: true, position: true } satisfies SaxesOptions);
+    this.#saxes = saxes;
+    saxes.on('opentag', (tag: SaxesTagNS) => {
+      this.#saxesDepth++;
+      if (this.#saxesPriming) return;
+      if (this.#saxesDepth > MAX_DEPTH) {
+        if (!this.#tooDeep) events.malformed(`elements nested deeper than ${MAX_DEPTH} levels are not read`, this.#saxesPosition());
+        this.#tooDeep = true;
+        return;
+      }
+      const attributes: XmlAttribute[] = [];
+      for (const attribute of Object.values(tag.attributes)) {
+        if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
+        attributes.push({ ns: attribute.uri, local: attribute.local, value: attribute.value });
+      }
+      events.open(tag.uri, tag.local, attributes);
+    });
+    saxes.on('closetag', () => {
+      this.#saxesDepth--;
+      if (this.#saxesPriming || this.#saxesDepth >= MAX_DEPTH) return;
+      events.close();
+    });
+    const onText = (text: string): void => {
+      if (!this.#saxesPriming && this.#saxesDepth <= MAX_DEPTH && events.capturing) events.text(text);
+    };
+    saxes.on('text', onText);
+    saxes.on('cdata', onText);
+    saxes.on('doctype', () => events.doctype(this.#saxesPosition()));
+    saxes.on('error', (error: Error) => {
+      if (!this.#saxesPriming) events.malformed(stripPosition(error.message), this.#saxesPosition());
+    });
+
+    // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
+    const priming = this.#rootClosed ? '<r/>' : this.#stack.map((element) => element.raw.replace(/[\t\n\r]/g, ' ')).join('');
+    if (this.#pendingText !== '') {
+      rest = this.#pendingText + rest;
+      this.#pendingText = '';
+    }
+    this.#saxesOrigin = { line: origin.line, column: origin.column, primed: priming.length };
+    if (priming !== '') {
+      this.#saxesPriming = true;
+      saxes.write(priming);
+      this.#saxesPriming = false;
+    }
+    this.#buffer = '';
+    this.#pos = 0;
+    this.#stack = [];
+    this.#writeSaxes(rest);
+  }
+
+  #writeSaxes(chunk: string): void {
+    (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(chunk);
+  }
+
+  #saxesPosition(): XmlPosition {
+    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
+    const { line, column, primed } = this.#saxesOrigin;
+    if (saxes.line === 1) return { line, column: column + saxes.column - primed };
+    return { line: line + saxes.line - 1, column: saxes.column + 1 };
+  }
+}
+
+const INCOMPLETE = -1;
+const FOREIGN = -2;
+const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];
+
+function resolveName(qname: string, scope: Scope, isElement: boolean): { ns: string; local: string } | undefined {
+  const colon = qname.indexOf(':');
+  if (colon === -1) return { ns: isElement ? (lookup(scope, '') ?? '') : '', local: qname };
+  if (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) !== -1) return undefined;
+  const prefix = qname.slice(0, colon);
+  if (prefix === 'xmlns') return undefined;
+  const ns = lookup(scope, prefix);
+  return ns === undefined || ns === '' ? undefined : { ns, local: qname.slice(colon + 1) };
+}
+
+/** saxes prefixes its messages with its own (primed, hence shifted) position; ours replaces it. */
+function stripPosition(message: string): string {
+  return message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
+}

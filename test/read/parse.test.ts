@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { parseChunks, parseEveryWay, readFixture, type ParseResult } from '../helpers/parse.ts';
+
+const rules = (result: ParseResult, level?: string): string[] =>
+  [...new Set(result.diagnostics.filter((d) => level === undefined || d.level === level).map((d) => d.rule))].sort();
+const locs = (result: ParseResult): string[] => result.entries.map((e) => (e as { loc: string }).loc);
+
+describe('every fixture parses the same whole, byte by byte and at random splits', () => {
+  for (const name of readdirSync(new URL('../fixtures/read/', import.meta.url))) {
+    it(name, async () => {
+      const { whole, others } = await parseEveryWay(readFixture(name), { base: 'https://www.example.com/sitemap.xml' });
+      // Positions are compared too: they must not depend on where chunks were cut.
+      for (const other of others) assert.deepEqual(other, whole);
+    });
+  }
+});
+
+describe('formats', () => {
+  it('urlset: comments, PIs, CDATA, entities, character references and padded locs', async () => {
+    const result = await parseChunks([readFixture('urlset-basic.xml')]);
+    assert.equal(result.kind, 'urlset');
+    assert.deepEqual(result.entries, [
+      { loc: 'https://www.example.com/', lastmod: '2024-05-31T12:00:00+02:00', changefreq: 'daily', priority: '1.0' },
+      { loc: 'https://www.example.com/search?q=a&page=2', lastmod: '2024-05-30' },
+      { loc: 'https://www.example.com/caf%C3%A9?x=1&y=2' },
+      { loc: 'https://www.example.com/padded' },
+    ]);
+    assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.level, d.line]), [['R8', 'warn', 19]]);
+  });
+
+  it('extensions are matched by namespace URI, whatever the prefixes', async () => {
+    const result = await parseChunks([readFixture('urlset-extensions.xml')]);
+    assert.deepEqual(result.diagnostics, []);
+    assert.deepEqual(result.entries, [
+      {
+        loc: 'https://www.example.com/en/article',
+        lastmod: '2024-05-31',
+        images: [{ loc: 'https://cdn.example.com/a.jpg' }, { loc: 'https://cdn.example.com/b.jpg', caption: 'Caption & more' }],
+        videos: [
+          {
+            thumbnail_loc: 'https://cdn.example.com/t.jpg',
+            title: 'A video',
+            description: 'What it shows',
+            content_loc: 'https://cdn.example.com/v.mp4',
+            duration: '600',
+            rating: '4.2',
+            view_count: '12345',
+            publication_date: '2024-05-01T08:00:00+00:00',
+            tags: ['cooking', 'travel'],
+            family_friendly: 'yes',
+            restriction: { relationship: 'allow', countries: ['IE', 'GB', 'US'] },
+            prices: [{ value: '1.99', currency: 'EUR', type: 'rent' }],
+            requires_subscription: 'no',
+            uploader: { name: 'Ann', info: 'https://www.example.com/u/1' },
+            platform: { relationship: 'deny', platforms: ['tv'] },
+            live: 'no',
+          },
+        ],
+        news: { publication: { name: 'The Example Times', language: 'en' }, publication_date: '2024-05-31T09:00:00Z', title: 'Something happened' },
+        alternates: [
+          { hreflang: 'en', href: 'https://www.example.com/en/article' },
+          { hreflang: 'de', href: 'https://www.example.com/de/artikel' },
+        ],
+      },
+    ]);
+  });
+
+  it('sitemap index: child entries, relative locs resolved against --base and flagged R8', async () => {
+    const result = await parseChunks([readFixture('index.xml')], { base: 'https://www.example.com/sitemap.xml' });
+    assert.equal(result.kind, 'sitemapindex');
+    assert.deepEqual(result.entries, [
+      { loc: 'https://www.example.com/sitemap-1.xml.gz', lastmod: '2024-05-31' },
+      { loc: 'https://www.example.com/sitemap-2.xml.gz' },
+    ]);
+    assert.deepEqual(rules(result), ['R8']);
+  });
+
+  it('a relative loc without a base is kept and reported as an error', async () => {
+    const result = await parseChunks([readFixture('index.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/sitemap-1.xml.gz', 'sitemap-2.xml.gz']);
+    assert.match(result.diagnostics[0]?.message ?? '', /not known \(--base\)/);
+  });
+
+  it('RSS 2.0: item links, pubDate as W3C lastmod, items without link reported', async () => {
+    const result = await parseChunks([readFixture('rss.xml')]);
+    assert.equal(result.kind, 'rss');
+    assert.deepEqual(result.entries, [{ loc: 'https://www.example.com/one', lastmod: '2024-05-31T10:00:00Z' }, { loc: 'https://www.example.com/two' }]);
+    assert.deepEqual(rules(result), ['R31']);
+  });
+
+  it('Atom: the alternate (or rel-less) link, never self or edit', async () => {
+    const result = await parseChunks([readFixture('atom.xml')]);
+    assert.equal(result.kind, 'atom');
+    assert.deepEqual(result.entries, [{ loc: 'https://www.example.com/one', lastmod: '2024-05-31T10:00:00Z' }, { loc: 'https://www.example.com/two' }]);
+  });
+
+  it('plain text: BOM and CRLF handled, blank lines skipped, non-URLs reported with their line', async () => {
+    const result = await parseChunks([readFixture('text.txt')]);
+    assert.equal(result.kind, 'text');
+    assert.deepEqual(locs(result), ['https://www.example.com/a', 'https://www.example.com/b', 'https://www.example.com/c']);
+    assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line]), [['R30', 4]]);
+  });
+
+  it('robots.txt: Sitemap lines, any case, cross-host allowed', async () => {
+    const result = await parseChunks([readFixture('robots.txt')], { base: 'https://www.example.com/robots.txt' });
+    assert.equal(result.kind, 'robots');
+    assert.deepEqual(locs(result), ['https://www.example.com/sitemap.xml', 'https://cdn.example.net/sitemap-b.xml']);
+  });
+});
+
+describe('encodings', () => {
+  const cafe = ['https://www.example.com/café'];
+  it('UTF-8 with a BOM is fine', async () => {
+    const result = await parseChunks([readFixture('utf8-bom.xml')]);
+    assert.deepEqual(locs(result), cafe);
+    assert.deepEqual(result.diagnostics, []);
+  });
+  for (const name of ['utf16le-bom.xml', 'utf16be-bom.xml', 'latin1.xml']) {
+    it(`${name} is decoded correctly and flagged R1`, async () => {
+      const result = await parseChunks([readFixture(name)]);
+      assert.deepEqual(locs(result), cafe);
+      assert.deepEqual(rules(result), ['R1']);
+    });
+  }
+  it('bytes that are not UTF-8 are replaced and flagged R1', async () => {
+    const result = await parseChunks([readFixture('invalid-utf8.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/caf\uFFFD']);
+    assert.deepEqual(rules(result), ['R1']);
+  });
+});
+
+describe('gzip is found by its magic bytes', () => {
+  for (const [name, compressed, extra] of [
+    ['gzipped.xml.gz', true, []],
+    ['not-really-gzipped.xml.gz', false, []],
+    ['double-gzipped.xml.gz', true, ['R4']],
+  ] as const) {
+    it(name, async () => {
+      const result = await parseChunks([readFixture(name)]);
+      assert.equal(result.compressed, compressed);
+      assert.deepEqual(locs(result), ['https://www.example.com/gz']);
+      assert.deepEqual(rules(result), [...extra]);
+    });
+  }
+  it('damaged gzip: the URLs before the damage are kept, and it is reported', async () => {
+    const result = await parseChunks([readFixture('damaged.xml.gz')]);
+    assert.ok(result.entries.length >= 1);
+    assert.ok(rules(result).includes('R4'));
+  });
+});
+
+describe('recovery from broken files', () => {
+  it('wrong or missing namespace: read by local names, R5 reported', async () => {
+    for (const name of ['no-namespace.xml', 'legacy-namespace.xml']) {
+      const result = await parseChunks([readFixture(name)]);
+      assert.deepEqual(locs(result), ['https://www.example.com/a']);
+      assert.deepEqual(rules(result), ['R5']);
+    }
+  });
+  it('bare & and undefined entities: read literally, every later URL kept, R2 reported', async () => {
+    const result = await parseChunks([readFixture('bare-ampersand.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/?a=1&b=2', 'https://www.example.com/ok', 'https://www.example.com/?nbsp=&nbsp;']);
+    assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.level, d.line]), [['R2', 'error', 3], ['R2', 'error', 5]]);
+  });
+  it('truncated file: the URLs before the break are kept', async () => {
+    const result = await parseChunks([readFixture('truncated.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/1', 'https://www.example.com/2']);
+    assert.ok(rules(result, 'error').includes('R2'));
+  });
+  it('an HTML error page served as sitemap.xml is named as such', async () => {
+    const result = await parseChunks([readFixture('html-error-page.xml')]);
+    assert.equal(result.kind, 'unknown');
+    assert.equal(result.entries.length, 0);
+    assert.ok(result.diagnostics.some((d) => d.rule === 'R5' && /HTML page/.test(d.message)));
+  });
+  it('structural faults are reported with their rule and the entries still read', async () => {
+    const result = await parseChunks([readFixture('structure-faults.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/order', 'https://www.example.com/twice', 'https://www.example.com/ext', 'https://www.example.com/title']);
+    assert.deepEqual(rules(result), ['R23', 'R33', 'R6', 'R7']);
+  });
+  it('empty and whitespace-only bodies', async () => {
+    assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
+    assert.deepEqual(rules(await parseChunks([new TextEncoder().encode(' \n ')])), ['R5']);
+  });
+});
+
+describe('hostile input', () => {
+  it('XXE: the DOCTYPE is ignored, the external entity never read', async () => {
+    const result = await parseChunks([readFixture('xxe.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/&xxe;', 'https://www.example.com/after']);
+    assert.ok(result.diagnostics.some((d) => d.rule === 'R2' && d.level === 'warn' && /DOCTYPE ignored/.test(d.message)));
+    assert.ok(result.diagnostics.some((d) => d.rule === 'R2' && d.level === 'error'));
+  });
+  it('billion laughs: nothing is expanded', async () => {
+    const result = await parseChunks([readFixture('billion-laughs.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/&lol9;']);
+    assert.ok(rules(result, 'error').includes('R2'));
+  });
+  it('deep nesting is bounded', async () => {
+    const result = await parseChunks([readFixture('deep-nesting.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/deep']);
+    assert.ok(result.diagnostics.some((d) => /nested deeper than/.test(d.message)));
+  });
+  it('a gzip bomb stops at the size cap', async () => {
+    const bomb = gzipSync(new Uint8Array(64 * 1024 * 1024).fill(0x20));
+    const result = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
+    assert.ok(result.diagnostics.some((d) => d.rule === 'R3' && /stopped reading at 4194304 bytes/.test(d.message)));
+  });
+  it('a giant text node is bounded by the size cap, not held whole', async () => {
+    const giant = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/${'a'.repeat(3 * 1024 * 1024)}`);
+    const result = await parseChunks([giant], { maxBytes: 1024 * 1024 });
+    assert.ok(rules(result).includes('R3'));
+  });
+  it('binary garbage: a clear error, and reading stops', async () => {
+    const garbage = new Uint8Array(200_000).map((_, i) => (i * 7919) % 256);
+    garbage[0] = 0x3c;
+    const result = await parseChunks([garbage]);
+    assert.equal(result.entries.length, 0);
+    assert.ok(result.diagnostics.length > 0);
+  });
+});
