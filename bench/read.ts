@@ -1,0 +1,80 @@
+/**
+ * `npm run bench:read` (and the second half of `npm run bench`): the reader of issue #8 on a gzipped
+ * index of 1,000,000 URLs in 20 files (bench/read-fixture.ts, built once and cached), against
+ * sitemap.js's parser and a raw saxes pass that only counts `<loc>`. Each tool runs in its own
+ * process (so peak RSS is its own) with the same Node flags, over the same files, best of
+ * BENCH_RUNS; gunzip-only passes are shown as the ceiling. BENCH_READ_URLS shrinks the fixture
+ * for a quick try (the targets are about 1,000,000).
+ */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureFixture, FIXTURE_URLS } from './read-fixture.ts';
+
+/** The flags sitemapkit's CLI runs with (see src/bin.ts); given to every tool alike. */
+const NODE_FLAGS = ['--max-semi-space-size=8'];
+const URLS = Number(process.env['BENCH_READ_URLS'] ?? FIXTURE_URLS);
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+
+interface Run {
+  tool: string;
+  urls: number;
+  seconds: number;
+  maxRssMiB: number;
+}
+
+const fixture = await ensureFixture(URLS);
+
+function measure(script: string, args: string[]): Run {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const out = execFileSync(process.execPath, [...NODE_FLAGS, path, fixture.dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Run;
+  // Every tool must have read every URL: a fast run that skipped some would be no result.
+  if (run.urls !== fixture.urls) throw new Error(`${run.tool} read ${run.urls} URLs, the fixture has ${fixture.urls}`);
+  return run;
+}
+
+/** The best of a few runs: these machines are noisy, and noise only ever slows a run down. */
+function best(script: string, ...args: string[]): Run {
+  const runs = Array.from({ length: RUNS }, () => measure(script, args));
+  runs.sort((a, b) => a.seconds - b.seconds);
+  const fastest = runs[0] as Run;
+  return { ...fastest, maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)) };
+}
+
+const rate = (r: Run) => r.urls / r.seconds;
+const row = (r: Run) => `${r.tool.padEnd(28)} ${String(r.urls).padStart(9)} URLs  ${r.seconds.toFixed(2).padStart(6)} s  ${Math.round(rate(r)).toLocaleString('en-US').padStart(9)} URLs/s  peak RSS ${r.maxRssMiB.toFixed(0).padStart(4)} MiB`;
+const check = (ok: boolean, text: string) => console.log(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
+
+const gzipped = fixture.files.reduce((sum, f) => sum + f.bytes, 0);
+console.log(`Reader benchmark (node ${process.version}, flags ${NODE_FLAGS.join(' ')}, best of ${RUNS})`);
+console.log(`${fixture.urls.toLocaleString('en-US')} URLs in ${fixture.files.length - 1} gzipped files + index, ${(gzipped / 2 ** 20).toFixed(1)} MiB (${fixture.dir})`);
+const ceilings = [best('./read-gunzip.ts', 'gunzip'), best('./read-gunzip.ts', 'scan'), best('./read-gunzip.ts', 'decode')];
+const saxes = best('./read-saxes.ts');
+const saxesNs = best('./read-saxes.ts', 'xmlns');
+const peer = best('./read-sitemapjs.ts');
+let ours: Run | undefined;
+try {
+  ours = best('./read-sitemapkit.ts');
+} catch (error) {
+  // A wrong or crashing read is no result; the other rows are still worth seeing.
+  console.error(error instanceof Error ? error.message.split('\n')[0] : error);
+}
+for (const r of ceilings) console.log(row(r));
+console.log(row(saxes));
+console.log(row(saxesNs));
+console.log(row(peer));
+if (ours === undefined) {
+  console.log(`${'sitemapkit'.padEnd(28)} FAILED (see above): no result`);
+  check(false, '≥ 2.0× the raw saxes pass with full record extraction (no result)');
+  check(false, '≥ 10× sitemap.js (no result)');
+  check(false, 'peak RSS ≤ 150 MiB (no result)');
+  process.exitCode = 1;
+} else {
+  console.log(row(ours));
+  const vsSaxes = rate(ours) / rate(saxes);
+  const vsPeer = rate(ours) / rate(peer);
+  console.log(`\nsitemapkit / raw saxes: ${vsSaxes.toFixed(2)}×   sitemapkit / sitemap.js: ${vsPeer.toFixed(2)}×   (raw saxes = the xmlns: false row)`);
+  check(vsSaxes >= 2, `≥ 2.0× the raw saxes pass with full record extraction (${vsSaxes.toFixed(2)}×)`);
+  check(vsPeer >= 10, `≥ 10× sitemap.js (${vsPeer.toFixed(2)}×)`);
+  check(ours.maxRssMiB <= 150, `peak RSS ≤ 150 MiB at ${fixture.urls.toLocaleString('en-US')} (${ours.maxRssMiB.toFixed(0)} MiB)`);
+}
