@@ -6,7 +6,8 @@ export type SitemapErrorCode =
   | 'SM_OUTPUT_UNWRITABLE'
   | 'SM_NOTHING_TO_WRITE'
   | 'SM_STRICT_FAILED'
-  | 'SM_INDEX_LIMIT';
+  | 'SM_INDEX_LIMIT'
+  | 'SM_FETCH_FAILED';
 
 export class SitemapError<Code extends SitemapErrorCode = SitemapErrorCode> extends Error {
   override readonly name = 'SitemapError';

@@ -38,7 +38,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** Findings grouped by rule and level, most severe first, each with its first few places. */
-export function formatFindings(summary: BuildSummary): string {
+export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnostics'>): string {
   const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
   if (total === 0) return '';
   const groups = new Map<string, Diagnostic[]>();
@@ -61,7 +61,7 @@ export function formatFindings(summary: BuildSummary): string {
     const group = groups.get(key) ?? [];
     const count = summary.counts[key] ?? 0;
     text += `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} ${group[0]?.message ?? ''}\n`;
-    const places = group.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}`);
+    const places = group.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
     if (places.length > 0) text += `${' '.repeat(23)}at ${places.join(', ')}${count > places.length ? ', …' : ''}\n`;
   }
   return text;

@@ -5,6 +5,8 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSitemapError } from '../errors.ts';
 import { buildCommand } from './build.ts';
+import { discoverCommand, URL_FORMATS } from './discover.ts';
+import { parseCommand, validateCommand } from './read.ts';
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream & AsyncIterable<Uint8Array | string>;
@@ -50,6 +52,46 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
     .action(async (options: Parameters<typeof buildCommand>[0]) => {
       exitCode = await buildCommand(options, io);
+    });
+
+  program
+    .command('parse')
+    .description('read a sitemap, index, RSS/Atom feed, text list or robots.txt and print what it lists (one URL a line by default)')
+    .argument('<source>', 'a file, an http(s) URL, or - for standard input (gzip is detected)')
+    .option('--base <url>', "the file's own URL: relative locs are resolved against it")
+    .option('--json', 'print one JSON object: { kind, urls, sitemaps, diagnostics }', false)
+    .option('--ndjson', 'print one JSON record a line, as it is read (for large files)', false)
+    .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
+    .action(async (source: string, options: Parameters<typeof parseCommand>[1]) => {
+      exitCode = await parseCommand(source, options, io);
+    });
+
+  program
+    .command('validate')
+    .description('check a sitemap or index against every protocol rule that can be checked on a file; exit 1 when invalid')
+    .argument('<source>', 'a file, an http(s) URL, or - for standard input (gzip is detected)')
+    .option('--base <url>', "the file's own URL: enables the scope rules (R16, R17, R21)")
+    .option('--xsd', 'also validate against the official XML schemas (shipped, no system tools needed)', false)
+    .option('--json', 'print one JSON object: { valid, diagnostics }', false)
+    .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
+    .action(async (source: string, options: Parameters<typeof validateCommand>[1]) => {
+      exitCode = await validateCommand(source, options, io);
+    });
+
+  program
+    .command('discover')
+    .description('find a site\'s sitemaps (robots.txt, the usual paths, every index) and show them as a tree, or print every page URL')
+    .argument('<site-url>', 'the site, e.g. https://example.com (https:// is assumed when no scheme is given)')
+    .option('--json', 'print the tree as one JSON object', false)
+    .addOption(new Option('--urls [format]', 'print every page URL instead (the tree goes to stderr)').choices(URL_FORMATS).preset('text'))
+    .option('--concurrency <n>', 'files fetched at once (default 4)', parseWholeNumber)
+    .option('--timeout <ms>', 'time one request may take, body included (default 30000)', parseWholeNumber)
+    .option('--retries <n>', 'retries after a network error, 429 or 5xx (default 2)', parseWholeNumber)
+    .option('--depth <n>', 'index levels followed (default 5)', parseWholeNumber)
+    .option('--max-bytes <n>', 'decompressed bytes read per file (default 104857600)', parseWholeNumber)
+    .option('--max-sitemaps <n>', 'files read at most (default 50000)', parseWholeNumber)
+    .action(async (siteUrl: string, options: Parameters<typeof discoverCommand>[1]) => {
+      exitCode = await discoverCommand(siteUrl, options, io);
     });
 
   try {

@@ -43,7 +43,9 @@ export interface AssemblerOptions {
   base: URL | undefined;
   report: (diagnostic: Diagnostic) => void;
   position: () => XmlPosition;
-  emit: (entry: ParsedEntry) => void;
+  /** Each entry, with where it starts when `trackPositions` is on. */
+  emit: (entry: ParsedEntry, start: XmlPosition | undefined) => void;
+  trackPositions: boolean;
   /** Called once the root tells what the file is. */
   onKind: (kind: SitemapKind) => void;
 }
@@ -64,6 +66,7 @@ export class SitemapAssembler implements XmlEvents {
   #seenInUrl = 0;
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
+  #entryStart: XmlPosition | undefined;
   #entries = 0;
   #malformed = 0;
   #quiet = false;
@@ -302,6 +305,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #startEntry(): Frame {
+    if (this.#options.trackPositions) this.#entryStart = this.#options.position();
     this.#seenInUrl = 0;
     this.#extensionSeenInUrl = false;
     if (this.#kind === 'sitemapindex') {
@@ -424,7 +428,7 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#entries++;
-    this.#options.emit(record);
+    this.#options.emit(record, this.#entryStart);
   }
 
   #finishEntry(): void {
@@ -436,7 +440,7 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#entries++;
-    this.#options.emit(entry);
+    this.#options.emit(entry, this.#entryStart);
   }
 }
 

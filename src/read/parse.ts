@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
@@ -43,12 +44,18 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly #source: ByteSource;
   readonly #options: ParseOptions;
   readonly #base: URL | undefined;
+  readonly #positions = new WeakMap<ParsedEntry, XmlPosition>();
   #started = false;
 
   constructor(source: ByteSource, options: ParseOptions = {}) {
     this.#source = source;
     this.#options = options;
     this.#base = options.base === undefined ? undefined : new URL(options.base);
+  }
+
+  /** Line and column where an entry starts (with `trackPositions`; text and robots entries have none). */
+  positionOf(entry: ParsedEntry): XmlPosition | undefined {
+    return this.#positions.get(entry);
   }
 
   /** Errors (level `error`) so far. */
@@ -87,6 +94,17 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     };
   }
 
+  /** The whole decompressed, decoded text instead of entries (for schema validation); the same caps apply. */
+  async text(): Promise<string> {
+    if (this.#started) throw new TypeError('a ParsedSitemap can be read only once');
+    this.#started = true;
+    const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
+    const [head, rest] = await peek(bytes, SNIFF_BYTES);
+    let text = '';
+    for await (const chunk of decodeChunks(prepend(head, rest), sniffEncoding(head, this.report).decoder, this.report)) text += chunk;
+    return text;
+  }
+
   /** The entries as arrays, one per chunk read: the fastest way through a large file. */
   async *batches(): AsyncGenerator<readonly ParsedEntry[]> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be iterated only once');
@@ -113,7 +131,11 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       base: this.#base,
       report: this.report,
       position,
-      emit: (entry) => queue.push(entry),
+      emit: (entry, start) => {
+        queue.push(entry);
+        if (start !== undefined) this.#positions.set(entry, start);
+      },
+      trackPositions: this.#options.trackPositions === true,
       onKind: (kind) => {
         this.kind = kind;
       },
@@ -212,6 +234,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     try {
       for await (const chunk of gunzip) yield chunk as Uint8Array;
     } catch (error) {
+      // A failing source (a dropped connection) is the caller's failure, not damage in the data.
+      if (isSitemapError(error)) throw error;
       this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${(error as Error).message}); read up to the damage` });
     } finally {
       input.destroy();

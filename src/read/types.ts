@@ -26,6 +26,8 @@ export interface ParseOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** How many diagnostics `ParsedSitemap.diagnostics` keeps. @default 1000 */
   maxDiagnostics?: number;
+  /** Remember where each entry starts, for `ParsedSitemap.positionOf` (costs a little speed). @default false */
+  trackPositions?: boolean;
 }
 
 export type { Diagnostic, SitemapIndexEntry, SitemapRecordInput };

@@ -1,0 +1,148 @@
+/** `sitemapkit parse` and `sitemapkit validate`: one file, URL or standard input → entries or findings. */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SitemapError } from '../errors.ts';
+import type { Diagnostic } from '../model/diagnostic.ts';
+import { fetchResource } from '../read/fetch.ts';
+import { parseSitemap, type ByteSource } from '../read/parse.ts';
+import { LISTS_SITEMAPS } from '../read/types.ts';
+import { validateSitemap } from '../read/validate.ts';
+import { schemaDiagnostics } from '../read/xsd.ts';
+import { formatBytes, formatFindings } from './report.ts';
+import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
+
+export interface ReadFlags {
+  base?: string;
+  json: boolean;
+  maxBytes?: number;
+}
+
+export interface ParseFlags extends ReadFlags {
+  ndjson: boolean;
+}
+
+export interface ValidateFlags extends ReadFlags {
+  xsd: boolean;
+}
+
+interface OpenedSource {
+  bytes: ByteSource;
+  /** The file's own URL when it came from the web (relative locs resolve against it), else --base. */
+  base?: string;
+  name: string;
+}
+
+const HTTP = /^https?:\/\//i;
+const WRITE_BLOCK = 64 * 1024;
+
+/** A path, an http(s) URL or `-` (standard input), opened for reading; failures are one clear sentence. */
+async function openSource(input: string, flags: ReadFlags, io: CliIo): Promise<OpenedSource> {
+  if (flags.base !== undefined && !HTTP.test(flags.base)) throw new SitemapError('SM_BAD_BASE_URL', `--base "${flags.base}" is not an absolute http(s) URL`);
+  const withBase = (source: OpenedSource): OpenedSource => (flags.base === undefined ? source : { ...source, base: flags.base });
+  if (input === '-') return withBase({ bytes: io.stdin as AsyncIterable<Uint8Array>, name: 'stdin' });
+  if (HTTP.test(input)) {
+    // One byte over the parser's cap, so an oversized file is the parser's R3 finding rather than a fetch failure.
+    const response = await fetchResource(input, flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes + 1 });
+    if (!response.ok) throw new SitemapError('SM_INPUT_UNREADABLE', `cannot fetch ${input}: ${response.message}`);
+    return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input };
+  }
+  const path = resolve(io.cwd, input);
+  try {
+    await (await open(path, 'r')).close();
+  } catch (cause) {
+    throw new SitemapError('SM_INPUT_UNREADABLE', `cannot read "${input}": ${(cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (cause as Error).message}`, { cause });
+  }
+  return withBase({ bytes: createReadStream(path, { highWaterMark: WRITE_BLOCK }), name: input });
+}
+
+const located = (name: string) => (diagnostic: Diagnostic): Diagnostic => ({ ...diagnostic, file: name });
+
+export async function parseCommand(input: string, flags: ParseFlags, io: CliIo): Promise<number> {
+  if (flags.json && flags.ndjson) throw new SitemapError('SM_BAD_OPTION', '--json and --ndjson both write to standard output; use one of them');
+  const source = await openSource(input, flags, io);
+  const parsed = parseSitemap(source.bytes, {
+    ...(source.base === undefined ? {} : { base: source.base }),
+    ...(flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes }),
+  });
+  const entries: unknown[] = [];
+  let block = '';
+  for await (const batch of parsed.batches()) {
+    if (flags.json) {
+      entries.push(...batch);
+      continue;
+    }
+    for (const entry of batch) block += flags.ndjson ? `${JSON.stringify(entry)}\n` : `${entry.loc}\n`;
+    if (block.length >= WRITE_BLOCK) {
+      await write(io.stdout, block);
+      block = '';
+    }
+  }
+  await write(io.stdout, block);
+  const diagnostics = parsed.diagnostics.map(located(source.name));
+  if (flags.json) {
+    const listsSitemaps = LISTS_SITEMAPS.has(parsed.kind);
+    await write(io.stdout, `${JSON.stringify({ kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts })}\n`);
+  } else {
+    const noun = LISTS_SITEMAPS.has(parsed.kind) ? 'sitemap' : 'URL';
+    io.stderr.write(`${source.name}: ${parsed.kind}, ${parsed.entries.toLocaleString('en-US')} ${noun}${parsed.entries === 1 ? '' : 's'}, ${formatBytes(parsed.bytes)}${parsed.compressed ? ' (gzip)' : ''}\n`);
+    io.stderr.write(formatFindings({ counts: parsed.counts, diagnostics }));
+  }
+  return parsed.errors > 0 ? EXIT_FINDINGS : EXIT_OK;
+}
+
+export async function validateCommand(input: string, flags: ValidateFlags, io: CliIo): Promise<number> {
+  const source = await openSource(input, flags, io);
+  const options = {
+    ...(source.base === undefined ? {} : { base: source.base }),
+    ...(flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes }),
+    ...(io.now === undefined ? {} : { now: io.now }),
+  };
+  // Schema validation needs the whole text, so the bytes are read once into memory (at most the size cap).
+  let bytes: ByteSource = source.bytes;
+  if (flags.xsd) bytes = await collect(source.bytes);
+  const result = await validateSitemap(bytes, options);
+  if (flags.xsd && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
+    const schema = await schemaDiagnostics(await parseSitemap(bytes, options).text(), result.kind);
+    for (const diagnostic of schema) {
+      result.diagnostics.push(diagnostic);
+      result.counts['XSD:error'] = (result.counts['XSD:error'] ?? 0) + 1;
+    }
+    if (schema.length > 0) result.valid = false;
+  }
+  const diagnostics = result.diagnostics.map(located(source.name));
+  if (flags.json) {
+    await write(io.stdout, `${JSON.stringify({ valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts })}\n`);
+  } else {
+    const noun = LISTS_SITEMAPS.has(result.kind) ? 'sitemap' : 'URL';
+    const verdict = result.valid ? 'valid' : 'INVALID';
+    io.stdout.write(`${source.name}: ${verdict} ${result.kind}, ${result.entries.toLocaleString('en-US')} ${noun}${result.entries === 1 ? '' : 's'}, ${formatBytes(result.bytes)}${result.compressed ? ' (gzip)' : ''}\n`);
+    io.stdout.write(formatFindings({ counts: result.counts, diagnostics }));
+  }
+  return result.valid ? EXIT_OK : EXIT_FINDINGS;
+}
+
+async function collect(bytes: ByteSource): Promise<Uint8Array> {
+  if (bytes instanceof Uint8Array) return bytes;
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for await (const part of bytes) {
+    parts.push(part);
+    length += part.length;
+  }
+  const whole = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+}
+
+function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (text === '') return Promise.resolve();
+  return new Promise((done) => {
+    if (stream.write(text)) done();
+    else stream.once('drain', () => done());
+  });
+}

@@ -1,0 +1,374 @@
+/**
+ * `discoverSitemaps`: what a site publishes. robots.txt `Sitemap:` lines first (R27), then the usual
+ * paths at the host root (R28) that robots.txt did not list, then every index, level by level, with a
+ * depth limit, loop detection and a budget on files (R22). The result is a tree of counts; page
+ * records go to `onUrl` one at a time and are not kept, so memory does not grow with the URL count.
+ */
+import { isSitemapError, SitemapError } from '../errors.ts';
+import type { Diagnostic } from '../model/diagnostic.ts';
+import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
+import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from './fetch.ts';
+import { DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
+import { sitemapsInRobotsTxt } from './robots.ts';
+import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
+
+/**
+ * Probed when robots.txt does not list them: the names generators and CMSs use (WordPress core and
+ * Yoast, Rank Math, Shopify, most static generators). Short on purpose: each probe is a request.
+ */
+export const WELL_KNOWN_PATHS: readonly string[] = [
+  '/sitemap.xml',
+  '/sitemap_index.xml',
+  '/sitemap-index.xml',
+  '/sitemap.xml.gz',
+  '/wp-sitemap.xml',
+  '/sitemap.txt',
+];
+
+export type DiscoveredVia = 'robots' | 'well-known' | 'index';
+
+export interface DiscoveredSitemap {
+  /** The URL as listed (or probed). */
+  url: string;
+  /** Where it was read from, when a redirect moved it. */
+  finalUrl?: string;
+  via: DiscoveredVia;
+  /** HTTP status of the last response; absent when none came (network error, timeout). */
+  status?: number;
+  redirects: string[];
+  /** `unknown` also when the file could not be read at all. */
+  kind: SitemapKind;
+  /** Page URLs listed (0 for an index). */
+  urls: number;
+  /** Child sitemaps followed, in the order listed. */
+  sitemaps: DiscoveredSitemap[];
+  /** Decompressed bytes read. */
+  bytes: number;
+  /** The body was gzip (as the bytes say, whatever the name or Content-Type). */
+  compressed: boolean;
+  /** The first `maxDiagnostics` findings about this file and its links. */
+  diagnostics: Diagnostic[];
+  /** Findings beyond `maxDiagnostics`, counted only. */
+  diagnosticsOmitted?: number;
+  /** Why the file could not be read (in full). */
+  error?: string;
+}
+
+export interface RobotsTxtResult {
+  url: string;
+  finalUrl?: string;
+  status?: number;
+  /** `Sitemap:` URLs it listed (after resolving, without repeats). */
+  sitemaps: string[];
+  diagnostics: Diagnostic[];
+  /** Why it could not be read; a 404 is not an error (many sites have none). */
+  error?: string;
+}
+
+export interface DiscoveryReport {
+  /** The origin discovered. */
+  site: string;
+  robots: RobotsTxtResult;
+  /** Sitemaps found from robots.txt, then from well-known paths; children hang below. */
+  sitemaps: DiscoveredSitemap[];
+  totals: {
+    /** Files read as sitemaps of some kind. */
+    sitemaps: number;
+    /** Page URLs over all files. */
+    urls: number;
+    /** Listed files that could not be read. */
+    failed: number;
+  };
+}
+
+export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
+  /** Files fetched and parsed at once. @default 4 */
+  concurrency?: number;
+  /** Index levels followed below the files robots.txt and the well-known paths give. @default 5 */
+  maxDepth?: number;
+  /** Decompressed bytes read per file; a larger file is reported (R3) and read no further. @default 104857600 */
+  maxBytes?: number;
+  /** Files read at most, so a huge or hostile index set cannot run for ever. @default 50000 */
+  maxSitemaps?: number;
+  /** Findings kept per file (all are counted). @default 100 */
+  maxDiagnostics?: number;
+  /** Paths probed at the site root. @default WELL_KNOWN_PATHS */
+  wellKnownPaths?: readonly string[];
+  /**
+   * Every page entry as it is read, with the file listing it. Return a promise to slow the reader
+   * down (e.g. until stdout drains). Order across files depends on timing; within a file it is the file's.
+   */
+  onUrl?: (record: ParsedRecord, sitemap: DiscoveredSitemap) => void | Promise<void>;
+}
+
+const DEFAULTS = { concurrency: 4, maxDepth: 5, maxSitemaps: 50_000, maxDiagnostics: 100, maxBytes: DEFAULT_MAX_BYTES };
+
+interface Pending {
+  url: string;
+  key: string;
+  via: DiscoveredVia;
+  parent?: DiscoveredSitemap;
+  /** Normalized URLs of the indexes above, for loop detection. */
+  ancestors: ReadonlySet<string>;
+}
+
+interface Outcome {
+  pending: Pending;
+  /** Undefined when a well-known probe found nothing worth showing. */
+  node?: DiscoveredSitemap;
+  children: string[];
+}
+
+export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverOptions = {}): Promise<DiscoveryReport> {
+  const site = siteOrigin(siteUrl);
+  const limit = concurrencyLimit(options.concurrency ?? DEFAULTS.concurrency);
+  const maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
+  const maxSitemaps = options.maxSitemaps ?? DEFAULTS.maxSitemaps;
+  const robots = await readRobotsTxt(site, options);
+
+  const seen = new Set<string>();
+  let budget = maxSitemaps;
+  let level: Pending[] = [];
+  const candidates: [string, DiscoveredVia][] = [
+    ...robots.sitemaps.map((url): [string, DiscoveredVia] => [url, 'robots']),
+    ...(options.wellKnownPaths ?? WELL_KNOWN_PATHS).map((path): [string, DiscoveredVia] => [new URL(path, site).href, 'well-known']),
+  ];
+  for (const [url, via] of candidates) {
+    const key = normalizeUrl(url);
+    if (seen.has(key) || budget <= 0) continue;
+    seen.add(key);
+    budget--;
+    level.push({ url, key, via, ancestors: new Set() });
+  }
+
+  const report: DiscoveryReport = { site, robots, sitemaps: [], totals: { sitemaps: 0, urls: 0, failed: 0 } };
+  // Level by level, so which copy of a sitemap listed twice gets read does not depend on timing.
+  for (let depth = 0; level.length > 0; depth++) {
+    const claims = orderedClaims(level.length);
+    const outcomes = await Promise.all(level.map((pending, i) => limit(() => readOne(pending, claims(i), seen, options))));
+    const next: Pending[] = [];
+    for (const { pending, node, children } of outcomes) {
+      if (node === undefined) continue;
+      (pending.parent?.sitemaps ?? report.sitemaps).push(node);
+      if (node.error === undefined) report.totals.sitemaps++;
+      else report.totals.failed++;
+      report.totals.urls += node.urls;
+      if (children.length === 0) continue;
+      if (depth + 1 > maxDepth) {
+        note(node, 'R22', 'warn', `${plural(children.length, 'listed sitemap')} not followed: nesting deeper than ${maxDepth} levels`);
+        continue;
+      }
+      const ancestors = new Set([...pending.ancestors, pending.key, normalizeUrl(node.finalUrl ?? node.url)]);
+      for (const [i, url] of children.entries()) {
+        const key = isHttpUrl(url) ? normalizeUrl(url) : undefined;
+        if (key === undefined) {
+          note(node, 'FETCH', 'warn', `not read: "${url}" is not an absolute http(s) URL`, url);
+        } else if (ancestors.has(key)) {
+          note(node, 'R22', 'warn', `index loop: ${url} lists back to an index above it; not read again`, url);
+        } else if (seen.has(key)) {
+          note(node, 'R25', 'warn', `${url} is listed more than once in this sitemap set; read once`, url);
+        } else if (budget <= 0) {
+          note(node, 'FETCH', 'warn', `${plural(children.length - i, 'listed sitemap')} not read: the limit of ${maxSitemaps} files was reached`);
+          break;
+        } else {
+          seen.add(key);
+          budget--;
+          next.push({ url, key, via: 'index', parent: node, ancestors });
+        }
+      }
+    }
+    level = next;
+  }
+  return report;
+}
+
+/** Fetches and parses one file. Resolves its claim as soon as its final URL is known. */
+async function readOne(pending: Pending, claim: Claim, seen: Set<string>, options: DiscoverOptions): Promise<Outcome> {
+  const probe = pending.via === 'well-known';
+  // One byte over the parser's cap, so an oversized file is the parser's R3 finding, not a transport failure.
+  const maxBytes = (options.maxBytes ?? DEFAULTS.maxBytes) + 1;
+  let fetched: Awaited<ReturnType<typeof fetchResource>>;
+  let readElsewhere = false;
+  try {
+    fetched = await fetchResource(pending.url, { ...options, maxBytes });
+    await claim.previous;
+    if (fetched.ok && fetched.redirects.length > 0) {
+      const finalKey = normalizeUrl(fetched.finalUrl);
+      readElsewhere = seen.has(finalKey);
+      seen.add(finalKey);
+    }
+  } finally {
+    claim.done();
+  }
+  const node: DiscoveredSitemap = {
+    url: pending.url,
+    ...(fetched.redirects.length > 0 ? { finalUrl: fetched.finalUrl } : {}),
+    via: pending.via,
+    ...(fetched.status === undefined ? {} : { status: fetched.status }),
+    redirects: fetched.redirects,
+    kind: 'unknown',
+    urls: 0,
+    bytes: 0,
+    compressed: false,
+    diagnostics: [],
+    sitemaps: [],
+  };
+  const children: string[] = [];
+  const outcome: Outcome = { pending, node, children };
+  if (!fetched.ok) {
+    // A probe that finds nothing is the normal case, not a finding.
+    if (probe) return { pending, children };
+    node.error = fetched.message;
+    note(node, 'FETCH', 'error', fetched.message, fetched.finalUrl);
+    return outcome;
+  }
+  if (readElsewhere) {
+    await fetched.cancel();
+    if (probe) return { pending, children };
+    const loop = pending.ancestors.has(normalizeUrl(fetched.finalUrl));
+    const [rule, what] = loop ? ['R22', 'an index above it (loop)'] : ['R25', 'a sitemap read elsewhere in this set'];
+    note(node, rule, 'warn', `redirects to ${fetched.finalUrl}, ${what}; not read again`, fetched.finalUrl);
+    return outcome;
+  }
+  await parseInto(node, fetched, children, options);
+  if (pending.parent?.kind === 'sitemapindex' && node.kind === 'sitemapindex') {
+    note(node, 'R22', 'warn', `an index listed by another index (${pending.parent.url}): indexes should not nest`);
+  }
+  // A probed path that answers with an HTML page or nothing usable is a soft 404, not a sitemap.
+  if (probe && node.kind === 'unknown' && node.error === undefined) return { pending, children };
+  return outcome;
+}
+
+async function parseInto(node: DiscoveredSitemap, fetched: FetchSuccess, children: string[], options: DiscoverOptions): Promise<void> {
+  const parsed = parseSitemap(fetched.body, {
+    base: fetched.finalUrl,
+    maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
+    maxDiagnostics: options.maxDiagnostics ?? DEFAULTS.maxDiagnostics,
+  });
+  let extraChildren = 0;
+  try {
+    for await (const entry of parsed) {
+      if (LISTS_SITEMAPS.has(parsed.kind)) {
+        if (children.length < MAX_SITEMAPS_PER_INDEX) children.push(entry.loc);
+        else extraChildren++;
+      } else {
+        node.urls++;
+        await options.onUrl?.(entry as ParsedRecord, node);
+      }
+    }
+  } catch (error) {
+    if (!isSitemapError(error)) throw error;
+    node.error = error.message;
+  } finally {
+    node.kind = parsed.kind;
+    node.bytes = parsed.bytes;
+    node.compressed = parsed.compressed;
+    node.diagnostics.push(...parsed.diagnostics);
+    const findings = Object.values(parsed.counts).reduce((sum, n) => sum + n, 0);
+    if (findings > parsed.diagnostics.length) node.diagnosticsOmitted = findings - parsed.diagnostics.length;
+    await fetched.cancel();
+  }
+  if (node.error !== undefined) note(node, 'FETCH', 'error', node.error, fetched.finalUrl);
+  if (extraChildren > 0) note(node, 'R20', 'warn', `${plural(extraChildren, 'more listed sitemap')} beyond ${MAX_SITEMAPS_PER_INDEX} not followed`);
+}
+
+async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<RobotsTxtResult> {
+  const url = new URL('/robots.txt', site).href;
+  const result: RobotsTxtResult = { url, sitemaps: [], diagnostics: [] };
+  const fetched = await fetchResource(url, { ...options, maxBytes: MAX_ROBOTS_BYTES });
+  if (fetched.redirects.length > 0) result.finalUrl = fetched.finalUrl;
+  if (fetched.status !== undefined) result.status = fetched.status;
+  if (!fetched.ok) {
+    if (fetched.status !== 404 && fetched.status !== 410) {
+      result.error = fetched.message;
+      result.diagnostics.push({ rule: 'FETCH', level: 'warn', message: `robots.txt not read: ${fetched.message}`, url });
+    }
+    return result;
+  }
+  let text: string;
+  try {
+    text = await readText(fetched.body, MAX_ROBOTS_BYTES);
+  } catch (error) {
+    if (!isSitemapError(error)) throw error;
+    result.error = error.message;
+    result.diagnostics.push({ rule: 'FETCH', level: 'warn', message: `robots.txt not read: ${error.message}`, url });
+    return result;
+  } finally {
+    await fetched.cancel();
+  }
+  const listed = new Set<string>();
+  for (const value of sitemapsInRobotsTxt(fetched.finalUrl, text)) {
+    const resolved = URL.canParse(value, fetched.finalUrl) ? new URL(value, fetched.finalUrl) : undefined;
+    if (resolved === undefined || !/^https?:$/.test(resolved.protocol)) {
+      result.diagnostics.push({ rule: 'R27', level: 'warn', message: `Sitemap: value is not an http(s) URL: ${value}`, url });
+      continue;
+    }
+    if (!URL.canParse(value)) {
+      result.diagnostics.push({ rule: 'R27', level: 'warn', message: `Sitemap: URL should be absolute: ${value} (read as ${resolved.href})`, url });
+    }
+    if (resolved.host !== new URL(fetched.finalUrl).host) {
+      result.diagnostics.push({ rule: 'R18', level: 'info', message: `cross-submission: ${resolved.href} is on another host; it may list this site's URLs`, url: resolved.href });
+    }
+    listed.add(resolved.href);
+  }
+  result.sitemaps = [...listed];
+  return result;
+}
+
+/** Decodes a body as UTF-8 (BOM dropped), stopping at `maxBytes` rather than failing. */
+async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let total = 0;
+  for await (const chunk of body) {
+    text += decoder.decode(chunk, { stream: true });
+    total += chunk.length;
+    if (total >= maxBytes) break;
+  }
+  return text + decoder.decode();
+}
+
+interface Claim {
+  /** Settles when every earlier file of the level knows its final URL. */
+  previous: Promise<void>;
+  done: () => void;
+}
+
+/**
+ * Files of one level claim their post-redirect URLs in list order, so when two redirect to the same
+ * file the first listed reads it, however the responses race. The limiter starts tasks in list order,
+ * so a task waits only on tasks already running.
+ */
+function orderedClaims(count: number): (index: number) => Claim {
+  const done: (() => void)[] = [];
+  const claimed = Array.from({ length: count }, () => new Promise<void>((resolve) => done.push(resolve)));
+  return (index) => ({ previous: claimed[index - 1] ?? Promise.resolve(), done: done[index] ?? (() => {}) });
+}
+
+function note(node: DiscoveredSitemap, rule: string, level: Diagnostic['level'], message: string, url?: string): void {
+  node.diagnostics.push({ rule, level, message, url: url ?? node.finalUrl ?? node.url });
+}
+
+/** One key per file: URL-parsed (case of scheme and host, default port, dot segments), fragment dropped. */
+function normalizeUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}
+
+function isHttpUrl(url: string): boolean {
+  return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);
+}
+
+function siteOrigin(siteUrl: string | URL): string {
+  const text = String(siteUrl);
+  const parsed = URL.canParse(text) ? new URL(text) : undefined;
+  if (parsed === undefined || !/^https?:$/.test(parsed.protocol)) {
+    throw new SitemapError('SM_BAD_OPTION', `the site URL must be an absolute http(s) URL, got "${text}"`);
+  }
+  return `${parsed.origin}/`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${noun}${count === 1 ? '' : 's'}`;
+}

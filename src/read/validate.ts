@@ -1,0 +1,127 @@
+/**
+ * `validateSitemap`: the parser's structural findings plus every PROTOCOL.md rule that can be
+ * checked on one file: values (R8–R14, R34–R38, through the writer's own normalizer, so writer and
+ * validator share one rulebook), counts (R15, R20, R37), duplicates (R25) and, when the file's URL
+ * is known, scope (R16, R17, R21). A file is valid when no finding is an error.
+ */
+import type { Diagnostic } from '../model/diagnostic.ts';
+import type { SitemapIndexEntry } from '../model/record.ts';
+import { RecordNormalizer } from '../normalize/record.ts';
+import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
+import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import { checkScope, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
+import { parseSitemap, type ByteSource } from './parse.ts';
+import type { ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
+import { LISTS_SITEMAPS } from './types.ts';
+
+export interface ValidateOptions extends ParseOptions {
+  /** Clock for the news age check (R37). @default Date.now */
+  now?: () => number;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  kind: SitemapKind;
+  /** URLs (or child sitemaps) in the file. */
+  entries: number;
+  /** Decompressed size. */
+  bytes: number;
+  compressed: boolean;
+  /** The first `maxDiagnostics` findings, in file order. */
+  diagnostics: Diagnostic[];
+  /** Findings per `rule:level`, over all of them. */
+  counts: Record<string, number>;
+}
+
+/** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
+const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
+const NON_ASCII = /[^\0-\x7f]/;
+
+export async function validateSitemap(source: ByteSource, options: ValidateOptions = {}): Promise<ValidationResult> {
+  const parsed = parseSitemap(source, { ...options, trackPositions: true });
+  const base = options.base === undefined ? undefined : new URL(options.base);
+  const scope = base === undefined ? undefined : scopeOf(new URL('.', base));
+  let line = 0;
+  let column = 0;
+  let url: string | undefined;
+  const report = (diagnostic: Diagnostic): void => {
+    diagnostic.line = line;
+    diagnostic.column = column;
+    if (url !== undefined && diagnostic.url === undefined) diagnostic.url = url;
+    // The normalizer speaks as a writer ("… dropped"); a validator only reports.
+    diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
+    parsed.report(diagnostic);
+  };
+  const normalizer = new RecordNormalizer(
+    { ...(scope === undefined ? {} : { scope }), scopeLevel: 'error', now: (options.now ?? Date.now)() },
+    report,
+  );
+  const seen = new Set<string>();
+  let news = 0;
+
+  for await (const batch of parsed.batches()) {
+    for (const entry of batch) {
+      const position = parsed.positionOf(entry);
+      line = position?.line ?? 0;
+      column = position?.column ?? 0;
+      url = entry.loc;
+      if (seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again' });
+      else seen.add(entry.loc);
+      if (LISTS_SITEMAPS.has(parsed.kind)) {
+        checkIndexEntry(entry as SitemapIndexEntry, scope, report);
+      } else {
+        const record = entry as ParsedRecord;
+        checkLoc(record.loc, report);
+        checkLastmodForm(record.lastmod, report);
+        if (record.news !== undefined) news++;
+        normalizer.normalize(record, line);
+      }
+    }
+  }
+  url = undefined;
+  if (parsed.kind === 'urlset' && parsed.entries > MAX_URLS_PER_SITEMAP) {
+    report({ rule: 'R15', level: 'error', message: `${parsed.entries} URLs; a sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it and add an index)` });
+  }
+  if (parsed.kind === 'sitemapindex' && parsed.entries > MAX_SITEMAPS_PER_INDEX) {
+    report({ rule: 'R20', level: 'error', message: `${parsed.entries} sitemaps; an index may list at most ${MAX_SITEMAPS_PER_INDEX}` });
+  }
+  if (news > MAX_NEWS_PER_SITEMAP) {
+    report({ rule: 'R37', level: 'error', message: `${news} news URLs; a sitemap may hold at most ${MAX_NEWS_PER_SITEMAP}` });
+  }
+  const counts = parsed.counts;
+  const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
+  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: parsed.diagnostics, counts };
+}
+
+/** What the normalizer would quietly fix when writing is a finding when reading: raw characters (R10), exact length (R9). */
+function checkLoc(loc: string, report: (diagnostic: Diagnostic) => void): void {
+  if (FORBIDDEN_IN_URI.test(loc)) {
+    report({ rule: 'R10', level: 'error', message: 'the URL holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, `, controls) or a malformed % escape' });
+  } else if (NON_ASCII.test(loc)) {
+    report({ rule: 'R10', level: 'warn', message: 'the URL holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)' });
+  }
+  if (loc.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${loc.length} characters; the protocol asks for fewer than 2,048` });
+}
+
+/** The normalizer completes `hh:mm` with `:00` when writing; in a file it is a form the schema rejects (R12). */
+function checkLastmodForm(lastmod: unknown, report: (diagnostic: Diagnostic) => void): void {
+  if (typeof lastmod !== 'string') return;
+  if (parseW3cDatetime(lastmod)?.form === 'minutes') {
+    report({ rule: 'R12', level: 'warn', message: `lastmod "${lastmod}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it` });
+  }
+}
+
+function checkIndexEntry(entry: SitemapIndexEntry, scope: Scope | undefined, report: (diagnostic: Diagnostic) => void): void {
+  const uri = toSitemapUri(entry.loc);
+  if (!uri.ok) report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}` });
+  else checkLoc(entry.loc, report);
+  if (uri.ok && scope !== undefined) {
+    const inScope = checkScope(uri.uri, { prefix: `${scope.origin}/`, origin: scope.origin });
+    if (!inScope.ok) report({ rule: 'R21', level: 'error', message: `sitemap ${inScope.reason}` });
+  }
+  if (entry.lastmod !== undefined) {
+    const date = normalizeDatetime(entry.lastmod);
+    if (!date.ok) report({ rule: date.rule, level: date.rule === 'R11' ? 'error' : 'warn', message: `lastmod ${date.reason}` });
+    else checkLastmodForm(entry.lastmod, report);
+  }
+}

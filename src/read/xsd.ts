@@ -1,0 +1,44 @@
+/**
+ * Schema validation with the official XSDs shipped in `schemas/` (xmllint compiled to wasm: no
+ * system tools). XSD checks alone miss much of the protocol (PROTOCOL.md: R1, R3, R8, R10, R11…),
+ * so they run beside the rule checks, never instead of them.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { memoryPages, validateXML } from 'xmllint-wasm';
+import type { Diagnostic } from '../model/diagnostic.ts';
+
+const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const PRELOADED = ['sitemap.xsd', 'siteindex.xsd', 'sitemap-image.xsd', 'sitemap-video.xsd', 'sitemap-news.xsd', 'xhtml1-strict.xsd', 'xml.xsd'];
+
+interface SchemaFile {
+  fileName: string;
+  contents: string;
+}
+
+let schemas: Promise<SchemaFile[]> | undefined;
+
+async function loadSchemas(): Promise<SchemaFile[]> {
+  const files = await Promise.all(PRELOADED.map(async (fileName) => ({ fileName, contents: await readFile(SCHEMAS + fileName, 'utf8') })));
+  const xml = files.find((f) => f.fileName === 'xml.xsd') as SchemaFile;
+  // xhtml1-strict.xsd imports xml.xsd by its URL; the local copy answers for it (the catalog's job with system xmllint).
+  return [...files, { fileName: 'http://www.w3.org/2001/xml.xsd', contents: xml.contents }];
+}
+
+/** Validates a `<urlset>` (with the four extensions) or a `<sitemapindex>`; each schema error becomes an XSD diagnostic. */
+export async function schemaDiagnostics(xml: string, kind: 'urlset' | 'sitemapindex'): Promise<Diagnostic[]> {
+  schemas ??= loadSchemas();
+  const preload = await schemas;
+  const entry = kind === 'sitemapindex' ? 'siteindex-all.local.xsd' : 'sitemap-all.local.xsd';
+  const result = await validateXML({
+    xml: [{ fileName: 'sitemap.xml', contents: xml }],
+    schema: [{ fileName: entry, contents: await readFile(SCHEMAS + entry, 'utf8') }],
+    preload,
+    maxMemoryPages: memoryPages.GiB,
+  });
+  return result.errors.map((error) => {
+    const diagnostic: Diagnostic = { rule: 'XSD', level: 'error', message: error.message.trim() };
+    if (error.loc !== null) diagnostic.line = error.loc.lineNumber;
+    return diagnostic;
+  });
+}

@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../../src/read/discover.ts';
+import { fixture, startFixtureSite } from '../helpers/fixture-site.ts';
+import { startServer, type TestServer } from '../helpers/http-server.ts';
+
+/** Retries without waiting; a short timeout for the file that never answers. */
+const QUICK: DiscoverOptions = { timeoutMs: 500, retries: 1, sleep: async () => {} };
+
+/** [path, status, kind, page URLs, children?] per file, so a whole tree fits in one assertion. */
+type Shape = [string, number | null, string, number, Shape[]?];
+function shape(nodes: readonly DiscoveredSitemap[], origin: string): Shape[] {
+  return nodes.map((n) => {
+    const row: Shape = [n.url.replace(origin, ''), n.status ?? null, n.kind, n.urls];
+    if (n.sitemaps.length > 0) row.push(shape(n.sitemaps, origin));
+    return row;
+  });
+}
+
+function find(report: DiscoveryReport, path: string): DiscoveredSitemap {
+  const walk = (nodes: readonly DiscoveredSitemap[]): DiscoveredSitemap | undefined => {
+    for (const node of nodes) {
+      if (new URL(node.url).pathname === path) return node;
+      const below = walk(node.sitemaps);
+      if (below !== undefined) return below;
+    }
+    return undefined;
+  };
+  const node = walk(report.sitemaps);
+  assert.ok(node !== undefined, `${path} is in the tree`);
+  return node;
+}
+
+const rules = (node: { diagnostics: { rule: string; level: string }[] }): string[] => node.diagnostics.map((d) => `${d.rule}:${d.level}`);
+
+describe('discoverSitemaps on the fixture site', () => {
+  let site: TestServer;
+  let report: DiscoveryReport;
+  const pages: { loc: string; from: string }[] = [];
+
+  before(async () => {
+    site = await startFixtureSite();
+    report = await discoverSitemaps(`${site.origin}/some/page?x=1`, {
+      ...QUICK,
+      // An async consumer: discovery waits for it.
+      onUrl: async (record, sitemap) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        pages.push({ loc: record.loc.replace(site.origin, ''), from: sitemap.url.replace(site.origin, '') });
+      },
+    });
+  });
+  after(() => site.close());
+
+  test('the tree: robots.txt entries in file order, then well-known finds, children under their index', () => {
+    assert.equal(report.site, `${site.origin}/`);
+    assert.deepEqual(shape(report.sitemaps, site.origin), [
+      ['/sitemap_index.xml', 200, 'sitemapindex', 0, [
+        ['/pages.xml', 200, 'urlset', 3],
+        ['/posts.xml.gz', 200, 'urlset', 2],
+        ['/news.xml', 200, 'urlset', 2],
+        ['/nested-index.xml', 200, 'sitemapindex', 0, [['/deep.xml', 200, 'urlset', 1]]],
+        ['/loop-a.xml', 200, 'sitemapindex', 0, [['/loop-b.xml', 200, 'sitemapindex', 0]]],
+        ['/gone.xml', 404, 'unknown', 0],
+      ]],
+      ['/old-sitemap.xml', 200, 'urlset', 1],
+      ['/missing.xml', 404, 'unknown', 0],
+      ['/redirect-loop.xml', 308, 'unknown', 0],
+      ['/flaky.xml', 200, 'urlset', 1],
+      ['/slow.xml', null, 'unknown', 0],
+      ['/sitemap.txt', 200, 'text', 2],
+    ]);
+    assert.deepEqual(report.sitemaps.map((n) => n.via), ['robots', 'robots', 'robots', 'robots', 'robots', 'robots', 'well-known']);
+    assert.deepEqual(report.totals, { sitemaps: 11, urls: 12, failed: 4 });
+  });
+
+  test('robots.txt: Sitemap: lines from every group, case-insensitive, repeats dropped, a relative one resolved with R27', () => {
+    assert.equal(report.robots.status, 200);
+    assert.deepEqual(report.robots.sitemaps.map((u) => u.replace(site.origin, '')), ['/sitemap_index.xml', '/old-sitemap.xml', '/missing.xml', '/redirect-loop.xml', '/flaky.xml', '/slow.xml']);
+    assert.deepEqual(rules(report.robots), ['R27:warn']);
+    assert.match(report.robots.diagnostics[0]?.message ?? '', /should be absolute: \/old-sitemap\.xml/);
+  });
+
+  test('every page URL reaches onUrl once, with the file that lists it', () => {
+    assert.equal(pages.length, report.totals.urls);
+    const fromPages = pages.filter((p) => p.from === '/pages.xml').map((p) => p.loc);
+    assert.deepEqual(fromPages, ['/', '/about', '/contact']);
+    assert.deepEqual(pages.map((p) => p.loc).sort(), ['/', '/about', '/after-a-retry', '/contact', '/deep/page', '/moved/here', '/news/today', '/news/yesterday', '/posts/first', '/posts/second', '/text/one', '/text/two']);
+  });
+
+  test('gzip served raw (application/gzip) is unwrapped by its bytes; Content-Encoding gzip is undone in transit', () => {
+    const raw = find(report, '/posts.xml.gz');
+    assert.equal(raw.compressed, true);
+    assert.equal(raw.bytes, gunzipSync(fixture('posts.xml.gz')).toString().replaceAll('http://site.test', site.origin).length);
+    const encoded = find(report, '/news.xml');
+    assert.equal(encoded.compressed, false);
+    assert.equal(encoded.urls, 2);
+  });
+
+  test('nested indexes are followed with R22, an index loop is cut with R22, a repeat is read once with R25', () => {
+    assert.deepEqual(rules(find(report, '/nested-index.xml')), ['R22:warn', 'R25:warn']);
+    assert.match(find(report, '/nested-index.xml').diagnostics[1]?.message ?? '', /pages\.xml is listed more than once/);
+    const loopB = find(report, '/loop-b.xml');
+    assert.deepEqual(rules(loopB), ['R22:warn', 'R22:warn', 'R22:warn']);
+    assert.deepEqual(loopB.diagnostics.slice(1).map((d) => d.url?.replace(site.origin, '')), ['/loop-a.xml', '/sitemap_index.xml']);
+    assert.equal(site.count('/loop-a.xml'), 1);
+    assert.equal(site.count('/loop-b.xml'), 1);
+    assert.equal(site.count('/pages.xml'), 1);
+  });
+
+  test('redirects: a chain is followed and recorded, a loop is a FETCH error', () => {
+    const moved = find(report, '/old-sitemap.xml');
+    assert.equal(moved.finalUrl, `${site.origin}/current.xml`);
+    assert.deepEqual(moved.redirects, [`${site.origin}/moved/sitemap.xml`, `${site.origin}/current.xml`]);
+    const loop = find(report, '/redirect-loop.xml');
+    assert.match(loop.error ?? '', /^redirect loop: /);
+    assert.deepEqual(rules(loop), ['FETCH:error']);
+    assert.equal(site.count('/redirect-loop.xml'), 1);
+  });
+
+  test('404s, a timeout and a 500 that succeeds on retry', () => {
+    assert.equal(find(report, '/missing.xml').error, 'HTTP 404 Not Found');
+    assert.deepEqual(rules(find(report, '/gone.xml')), ['FETCH:error']);
+    assert.match(find(report, '/slow.xml').error ?? '', /no response within 500 ms/);
+    assert.equal(site.count('/slow.xml'), 2);
+    const flaky = find(report, '/flaky.xml');
+    assert.equal(flaky.error, undefined);
+    assert.equal(site.count('/flaky.xml'), 2);
+  });
+
+  test('well-known probes: 404s and an HTML soft 404 are not shown; a redirect into a listed index is not read twice', () => {
+    for (const path of ['/sitemap.xml', '/sitemap-index.xml', '/sitemap.xml.gz', '/wp-sitemap.xml']) {
+      assert.equal(site.count(path), 1, `${path} probed once`);
+    }
+    // robots.txt lists /sitemap_index.xml, so it is not probed; /sitemap.xml redirects to it.
+    assert.equal(site.count('/sitemap_index.xml'), 2);
+    assert.equal(report.sitemaps.filter((n) => n.url.endsWith('/sitemap_index.xml')).length, 1);
+    assert.equal(report.sitemaps.filter((n) => n.via === 'well-known').length, 1);
+  });
+});
+
+describe('discoverSitemaps limits', () => {
+  let site: TestServer;
+  before(async () => {
+    site = await startFixtureSite();
+  });
+  after(() => site.close());
+  const noSlowFiles = { ...QUICK, timeoutMs: 200, retries: 0 };
+
+  test('maxDepth 1: indexes below the first level are listed but their children not read (R22)', async () => {
+    const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxDepth: 1 });
+    const nested = find(report, '/nested-index.xml');
+    assert.deepEqual(nested.sitemaps, []);
+    assert.match(nested.diagnostics.find((d) => d.rule === 'R22' && /not followed/.test(d.message))?.message ?? '', /2 listed sitemaps not followed: nesting deeper than 1 levels/);
+    assert.deepEqual(find(report, '/loop-a.xml').sitemaps, []);
+  });
+
+  test('maxSitemaps: the budget stops reading, with a diagnostic on the index that was cut', async () => {
+    const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxSitemaps: 3 });
+    assert.deepEqual(shape(report.sitemaps, site.origin).map((row) => row[0]), ['/sitemap_index.xml', '/old-sitemap.xml', '/missing.xml']);
+    const index = find(report, '/sitemap_index.xml');
+    assert.deepEqual(index.sitemaps, []);
+    assert.deepEqual(rules(index), ['FETCH:warn']);
+    assert.match(index.diagnostics[0]?.message ?? '', /6 listed sitemaps not read: the limit of 3 files/);
+  });
+
+  test('maxBytes: a file over the cap is read up to it and reported by the parser (R3), not a transport failure', async () => {
+    const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxBytes: 200 });
+    const pages = find(report, '/pages.xml');
+    assert.equal(pages.bytes, 200);
+    assert.equal(pages.error, undefined);
+    assert.ok(rules(pages).includes('R3:error'), rules(pages).join());
+  });
+});
+
+describe('discoverSitemaps edge cases', () => {
+  test('no robots.txt: a sitemap at a well-known path is found; a gzip bomb stops at maxBytes', async () => {
+    const bomb = gzipSync(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${' '.repeat(20 * 1024 * 1024)}</urlset>`);
+    const server = await startServer((request, response, origin) => {
+      if (request.url === '/sitemap.xml') response.writeHead(200).end(fixture('pages.xml').toString().replaceAll('http://site.test', origin));
+      else if (request.url === '/sitemap.xml.gz') response.writeHead(200, { 'content-type': 'application/gzip' }).end(bomb);
+      else response.writeHead(404).end();
+    });
+    try {
+      const report = await discoverSitemaps(server.origin, { ...QUICK, maxBytes: 100_000 });
+      assert.equal(report.robots.status, 404);
+      assert.equal(report.robots.error, undefined);
+      assert.deepEqual(shape(report.sitemaps, server.origin), [['/sitemap.xml', 200, 'urlset', 3], ['/sitemap.xml.gz', 200, 'urlset', 0]]);
+      assert.ok(report.sitemaps.every((n) => n.via === 'well-known'));
+      const gz = find(report, '/sitemap.xml.gz');
+      assert.equal(gz.bytes, 100_000);
+      assert.ok(rules(gz).includes('R3:error'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('nothing anywhere: an empty tree, no errors', async () => {
+    const server = await startServer((_request, response) => response.writeHead(404).end());
+    try {
+      const report = await discoverSitemaps(server.origin, QUICK);
+      assert.deepEqual(report.sitemaps, []);
+      assert.deepEqual(report.totals, { sitemaps: 0, urls: 0, failed: 0 });
+      assert.deepEqual(report.robots.diagnostics, []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('injected fetch: robots.txt with BOM and CRLF, a cross-host Sitemap (R18), and two redirects racing to one file', async () => {
+    const served = new Map<string, () => Promise<Response>>([
+      ['https://shop.example/robots.txt', async () => new Response('\uFEFFUser-agent: *\r\nSitemap: https://cdn.example.net/shop.xml\r\nSitemap: https://shop.example/a.xml\r\nSitemap: https://shop.example/b.xml\r\n')],
+      ['https://cdn.example.net/shop.xml', async () => new Response(fixture('pages.xml'))],
+      // a.xml answers last, but is listed first: it reads the shared target, b.xml gets R25.
+      ['https://shop.example/a.xml', () => new Promise((resolve) => setTimeout(() => resolve(new Response(null, { status: 301, headers: { location: '/shared.xml' } })), 30))],
+      ['https://shop.example/b.xml', async () => new Response(null, { status: 301, headers: { location: '/shared.xml' } })],
+      ['https://shop.example/shared.xml', async () => new Response(fixture('deep.xml'))],
+    ]);
+    const requested: string[] = [];
+    const fake: typeof fetch = async (input) => {
+      requested.push(String(input));
+      return (served.get(String(input)) ?? (async () => new Response('', { status: 404 })))();
+    };
+    const report = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [] });
+    assert.deepEqual(report.robots.sitemaps, ['https://cdn.example.net/shop.xml', 'https://shop.example/a.xml', 'https://shop.example/b.xml']);
+    assert.deepEqual(rules(report.robots), ['R18:info']);
+    assert.deepEqual(shape(report.sitemaps, 'https://shop.example'), [
+      ['https://cdn.example.net/shop.xml', 200, 'urlset', 3],
+      ['/a.xml', 200, 'urlset', 1],
+      ['/b.xml', 200, 'unknown', 0],
+    ]);
+    assert.deepEqual(rules(find(report, '/b.xml')), ['R25:warn']);
+    assert.ok(requested.every((url) => url.startsWith('https://')));
+  });
+
+  test('an index listing itself, another scheme and a relative path: a loop, a skip, a resolved fetch', async () => {
+    const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+      <sitemap><loc>https://shop.example/index.xml</loc></sitemap>
+      <sitemap><loc>ftp://shop.example/files.xml</loc></sitemap>
+      <sitemap><loc>child.xml</loc></sitemap>
+    </sitemapindex>`;
+    const fake: typeof fetch = async (input) => {
+      const url = String(input);
+      if (url === 'https://shop.example/index.xml') return new Response(index);
+      if (url === 'https://shop.example/child.xml') return new Response(fixture('deep.xml'));
+      return new Response('', { status: 404 });
+    };
+    const report = await discoverSitemaps('https://shop.example/', { ...QUICK, fetch: fake, wellKnownPaths: ['/index.xml'] });
+    assert.deepEqual(shape(report.sitemaps, 'https://shop.example'), [['/index.xml', 200, 'sitemapindex', 0, [['/child.xml', 200, 'urlset', 1]]]]);
+    const own = find(report, '/index.xml').diagnostics.filter((d) => d.rule === 'R22' || d.rule === 'FETCH');
+    assert.deepEqual(own.map((d) => [d.rule, d.url]), [['R22', 'https://shop.example/index.xml'], ['FETCH', 'ftp://shop.example/files.xml']]);
+  });
+
+  test('a site URL that is not http(s) is a bad option', async () => {
+    await assert.rejects(discoverSitemaps('ftp://example.com/'), { code: 'SM_BAD_OPTION' });
+    await assert.rejects(discoverSitemaps('not a url'), { code: 'SM_BAD_OPTION' });
+  });
+});
