@@ -54,7 +54,10 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   };
   const normalizer = new RecordNormalizer(
     { ...(scope === undefined ? {} : { scope }), scopeLevel: 'error', now: (options.now ?? Date.now)() },
-    report,
+    // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
+    (diagnostic) => {
+      if (diagnostic.rule !== 'R10') report(diagnostic);
+    },
   );
   const seen = new Set<string>();
   let news = 0;

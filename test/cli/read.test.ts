@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.ts';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/read/', import.meta.url));
+const cli = (argv: string[], stdin?: string) => runCli(argv, { cwd: FIXTURES, ...(stdin === undefined ? {} : { stdin }) });
+
+describe('sitemapkit parse', () => {
+  it('prints one URL a line by default, a summary on stderr', async () => {
+    const { code, stdout, stderr } = await cli(['parse', 'gzipped.xml.gz']);
+    assert.equal(code, 0);
+    assert.equal(stdout, 'https://www.example.com/gz\n');
+    assert.match(stderr, /gzipped\.xml\.gz: urlset, 1 URL, .* \(gzip\)/);
+  });
+  it('--json: kind, urls or sitemaps, diagnostics; exit 1 on error findings', async () => {
+    const { code, stdout } = await cli(['parse', 'index.xml', '--json', '--base', 'https://www.example.com/sitemap.xml']);
+    const result = JSON.parse(stdout) as { kind: string; urls: unknown[]; sitemaps: { loc: string }[]; diagnostics: { rule: string; line: number; column: number; file: string }[] };
+    assert.equal(result.kind, 'sitemapindex');
+    assert.deepEqual(result.urls, []);
+    assert.deepEqual(result.sitemaps.map((s) => s.loc), ['https://www.example.com/sitemap-1.xml.gz', 'https://www.example.com/sitemap-2.xml.gz']);
+    assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line, d.file]), [['R8', 4, 'index.xml']]);
+    assert.equal(code, 1);
+  });
+  it('--ndjson streams one record a line; - reads standard input', async () => {
+    const { code, stdout } = await cli(['parse', '-', '--ndjson'], 'https://a.example/1\nhttps://a.example/2\n');
+    assert.equal(code, 0);
+    assert.deepEqual(stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown), [{ loc: 'https://a.example/1' }, { loc: 'https://a.example/2' }]);
+  });
+  it('an unreadable file is one clear sentence, exit 1; conflicting flags exit 2', async () => {
+    const missing = await cli(['parse', 'nope.xml']);
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'sitemapkit: cannot read "nope.xml": no such file\n');
+    assert.equal((await cli(['parse', 'index.xml', '--json', '--ndjson'])).code, 2);
+  });
+});
+
+describe('sitemapkit validate', () => {
+  it('a valid file: exit 0', async () => {
+    const { code, stdout } = await cli(['validate', 'urlset-extensions.xml', '--json', '--base', 'https://www.example.com/sitemap.xml']);
+    const result = JSON.parse(stdout) as { valid: boolean; diagnostics: unknown[] };
+    assert.equal(result.valid, true, stdout);
+    assert.equal(code, 0);
+  });
+  it('findings grouped by rule with line:column, exit 1; --xsd adds the schema findings', async () => {
+    const plain = await cli(['validate', 'structure-faults.xml']);
+    assert.equal(plain.code, 1);
+    assert.match(plain.stdout, /structure-faults\.xml: INVALID urlset, 4 URLs/);
+    assert.match(plain.stdout, /R7 +error ×2 .*\n +at structure-faults\.xml:3:\d+, structure-faults\.xml:6:\d+/);
+    assert.doesNotMatch(plain.stdout, /XSD/);
+    const withSchema = await cli(['validate', 'structure-faults.xml', '--xsd', '--json']);
+    const result = JSON.parse(withSchema.stdout) as { valid: boolean; diagnostics: { rule: string }[] };
+    assert.equal(result.valid, false);
+    assert.ok(result.diagnostics.some((d) => d.rule === 'XSD'));
+  });
+});

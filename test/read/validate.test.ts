@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { validateSitemap } from '../../src/index.ts';
+import { readFixture } from '../helpers/parse.ts';
+
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const urlset = (body: string): Uint8Array => new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>\n${body}\n</urlset>\n`);
+const found = async (bytes: Uint8Array, base?: string) => {
+  const result = await validateSitemap(bytes, base === undefined ? {} : { base });
+  return { valid: result.valid, rules: result.diagnostics.map((d) => `${d.rule}:${d.level}@${d.line}`) };
+};
+
+describe('validateSitemap', () => {
+  it('a clean file is valid with no findings', async () => {
+    assert.deepEqual(await found(urlset('<url><loc>https://a.example/</loc><lastmod>2024-01-01</lastmod></url>')), { valid: true, rules: [] });
+  });
+  it('value rules, each with the line of its <url>', async () => {
+    const body = [
+      '<url><loc>https://a.example/1</loc><lastmod>2024-13-01</lastmod></url>',
+      '<url><loc>https://a.example/2</loc><changefreq>Daily</changefreq></url>',
+      '<url><loc>https://a.example/3</loc><priority>1.5</priority></url>',
+      '<url><loc>https://a.example/4</loc><lastmod>2024-01-01T10:00+00:00</lastmod></url>',
+      '<url><loc>https://a.example/a b</loc></url>',
+      '<url><loc>https://a.example/ü</loc></url>',
+      '<url><loc>ftp://a.example/x</loc></url>',
+      '<url><loc>https://a.example/1</loc></url>',
+    ].join('\n');
+    const { valid, rules } = await found(urlset(body));
+    assert.equal(valid, false);
+    assert.deepEqual(rules, ['R11:error@3', 'R13:error@4', 'R14:error@5', 'R12:warn@6', 'R10:error@7', 'R10:warn@8', 'R8:error@9', 'R25:warn@10']);
+  });
+  it('scope rules need the file URL (--base): R16 other host, R17 outside the folder', async () => {
+    const body = '<url><loc>https://a.example/shop/x</loc></url>\n<url><loc>https://b.example/shop/y</loc></url>\n<url><loc>https://a.example/blog/z</loc></url>';
+    assert.deepEqual((await found(urlset(body))).rules, []);
+    assert.deepEqual((await found(urlset(body), 'https://a.example/shop/sitemap.xml')).rules, ['R16:error@4', 'R17:error@5']);
+  });
+  it('an index: children on another site are R21, bad lastmods R11', async () => {
+    const index = new TextEncoder().encode(`<sitemapindex ${NS}><sitemap><loc>https://a.example/s1.xml</loc><lastmod>yesterday</lastmod></sitemap><sitemap><loc>https://b.example/s2.xml</loc></sitemap></sitemapindex>`);
+    const result = await validateSitemap(index, { base: 'https://a.example/sitemap.xml' });
+    assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R11', 'R21']);
+  });
+  it('more than 50,000 URLs is R15', async () => {
+    const body = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('');
+    const result = await validateSitemap(urlset(body));
+    assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R15']);
+  });
+  it("the parser's structural findings are part of validation", async () => {
+    const result = await validateSitemap(readFixture('structure-faults.xml'));
+    assert.equal(result.valid, false);
+    assert.deepEqual([...new Set(result.diagnostics.map((d) => d.rule))].sort(), ['R23', 'R33', 'R6', 'R7']);
+  });
+});
