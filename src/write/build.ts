@@ -5,7 +5,7 @@
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import type { SitemapIndexEntry } from '../model/record.ts';
-import { FingerprintSet } from '../normalize/dedupe.ts';
+import { DuplicateFilter } from '../normalize/dedupe.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
@@ -124,6 +124,7 @@ export async function buildSitemaps(
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
   let failed = false;
+  let reportedFilterFull = false;
   const report = (diagnostic: Diagnostic): void => {
     if (options.source !== undefined) diagnostic.file = options.source;
     const key = `${diagnostic.rule}:${diagnostic.level}`;
@@ -133,7 +134,7 @@ export async function buildSitemaps(
     options.onDiagnostic?.(diagnostic);
   };
   const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, report);
-  const seen = new FingerprintSet();
+  const seen = new DuplicateFilter();
   const builder = new PartBuilder({ maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP }, stylesheet);
 
   const parts: { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[] = [];
@@ -193,6 +194,10 @@ export async function buildSitemaps(
       summary.duplicates++;
       summary.dropped++;
       return undefined;
+    }
+    if (seen.forgotten > 0 && !reportedFilterFull) {
+      reportedFilterFull = true;
+      report({ rule: 'R25', level: 'info', message: `over ${seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line: item.line });
     }
     if (failed) return undefined; // a strict run that already failed only collects findings
     const xml = serializeRecord(record);
