@@ -4,8 +4,8 @@
  *
  * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
  * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
- * (odds about 1 in 2 million over a 5M-URL run, 1 in 4,000 over a full index set of 2.5 billion). Up to about 2 million distinct URLs (the table filled
- * to ~99%) every duplicate is found. Past that the table forgets an old fingerprint for each new one:
+ * (odds about 1 in 2 million over a 5M-URL run, 1 in 4,000 over a full index set of 2.5 billion).
+ * Up to about 2 million distinct URLs (the table filled to ~99%) every duplicate is found. Past that the table forgets an old fingerprint for each new one:
  * a duplicate is still found when its first occurrence is recent, but one repeated far apart may be
  * written twice. R25 is only a recommendation, so that beats both dropping real URLs (smaller
  * fingerprints) and memory that grows with the input. `forgotten` tells the caller when it begins.
