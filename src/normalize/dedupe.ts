@@ -1,10 +1,22 @@
 /**
- * Exact-enough duplicate detection in 8 bytes per URL: a 64-bit fingerprint (two independent
- * 32-bit hashes) in an open-addressing table of typed arrays. Holding the strings themselves would
- * cost ~100 bytes per URL; a 64-bit collision among 100M URLs has odds of about 1 in 3,700.
+ * The duplicate filter (R25) in fixed memory: 64-bit fingerprints (two independent 32-bit hashes)
+ * in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come.
+ *
+ * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
+ * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
+ * (odds about 1 in 2 million over a 5M-URL run, 1 in 4,000 over a full index set of 2.5 billion).
+ * Up to about 2 million distinct URLs (the table filled to ~99%) every duplicate is found. Past that the table forgets an old fingerprint for each new one:
+ * a duplicate is still found when its first occurrence is recent, but one repeated far apart may be
+ * written twice. R25 is only a recommendation, so that beats both dropping real URLs (smaller
+ * fingerprints) and memory that grows with the input. `forgotten` tells the caller when it begins.
  */
 const EMPTY = 0;
-const MAX_LOAD = 0.7;
+const SLOTS_PER_BUCKET = 8;
+/** Each slot is two Uint32 (hi, lo): a bucket is 64 bytes, one cache line. */
+const WORDS_PER_BUCKET = SLOTS_PER_BUCKET * 2;
+const DEFAULT_BUCKETS = 1 << 18;
+/** How far an insert may push fingerprints around before the table counts as full. */
+const MAX_KICKS = 128;
 
 /** murmur3's finalizer: every input bit affects every output bit. */
 function fmix(h: number): number {
@@ -13,23 +25,37 @@ function fmix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-export class FingerprintSet {
-  /** Slot i holds its fingerprint at [2i, 2i + 1]: both halves in one cache line. */
-  #slots: Uint32Array;
+export class DuplicateFilter {
+  /**
+   * A fingerprint lives in bucket `hi & mask` or `lo & mask`, slots filled in order. Nothing is ever
+   * removed without a replacement, so a bucket once full stays full: a key is looked up in its second
+   * bucket only when its first is full, and most lookups read one cache line.
+   */
+  readonly #table: Uint32Array;
+  readonly #mask: number;
   #size = 0;
-  #mask: number;
+  #forgotten = 0;
+  /** Picks the slot to displace; a counter keeps the output deterministic. */
+  #victim = 0;
 
-  constructor(initialCapacity = 1 << 16) {
-    const capacity = 1 << Math.ceil(Math.log2(Math.max(16, initialCapacity)));
-    this.#slots = new Uint32Array(capacity * 2);
-    this.#mask = capacity - 1;
+  constructor(buckets = DEFAULT_BUCKETS) {
+    const count = 1 << Math.ceil(Math.log2(Math.max(2, buckets)));
+    // Allocated whole once: zeroed pages cost memory only when touched, and the table never grows or copies.
+    this.#table = new Uint32Array(count * WORDS_PER_BUCKET);
+    this.#mask = count - 1;
   }
 
+  /** Fingerprints held. */
   get size(): number {
     return this.#size;
   }
 
-  /** Adds the key; returns false when it was already present. */
+  /** Fingerprints dropped to make room; from the first one on, a far-apart duplicate may go unnoticed. */
+  get forgotten(): number {
+    return this.#forgotten;
+  }
+
+  /** Adds the key; returns false when it was seen before. */
   add(key: string): boolean {
     // Two murmur3-style 32-bit hashes with different seeds, over two UTF-16 units per round.
     let h1 = 0x811c9dc5;
@@ -52,35 +78,63 @@ export class FingerprintSet {
     h2 = fmix(h2 ^ key.length ^ 0x3c6ef372);
     // 0/0 marks an empty slot, so nudge the one fingerprint that would look like it.
     if (h1 === EMPTY && h2 === EMPTY) h2 = 1;
-    return this.#insert(h1, h2);
+    return this.#add(h1, h2);
   }
 
-  #insert(hi: number, lo: number): boolean {
-    const slots = this.#slots;
-    let slot = (hi ^ lo) & this.#mask;
-    for (;;) {
-      const storedHi = slots[2 * slot];
-      const storedLo = slots[2 * slot + 1];
-      if (storedHi === EMPTY && storedLo === EMPTY) break;
-      if (storedHi === hi && storedLo === lo) return false;
-      slot = (slot + 1) & this.#mask;
-    }
-    slots[2 * slot] = hi;
-    slots[2 * slot + 1] = lo;
+  #add(hi: number, lo: number): boolean {
+    const table = this.#table;
+    const first = (hi & this.#mask) * WORDS_PER_BUCKET;
+    const firstFree = this.#find(first, hi, lo);
+    if (firstFree === -1) return false;
+    if (firstFree < WORDS_PER_BUCKET) return this.#put(first + firstFree, hi, lo);
+    const second = (lo & this.#mask) * WORDS_PER_BUCKET;
+    const secondFree = this.#find(second, hi, lo);
+    if (secondFree === -1) return false;
+    if (secondFree < WORDS_PER_BUCKET) return this.#put(second + secondFree, hi, lo);
+    // Both buckets full: take a slot in the first and move its fingerprint to its other bucket, and so on.
     this.#size++;
-    if (this.#size > (this.#mask + 1) * MAX_LOAD) this.#grow();
-    return true;
+    let bucket = first;
+    for (let kicks = 0; ; kicks++) {
+      const slot = bucket + 2 * (this.#victim++ & (SLOTS_PER_BUCKET - 1));
+      const movedHi = table[slot] ?? EMPTY;
+      const movedLo = table[slot + 1] ?? EMPTY;
+      table[slot] = hi;
+      table[slot + 1] = lo;
+      // Once the table is full, chains would only grow long: the displaced fingerprint is let go.
+      if (kicks === MAX_KICKS || this.#forgotten > 0) {
+        this.#forgotten++;
+        this.#size--;
+        return true;
+      }
+      hi = movedHi;
+      lo = movedLo;
+      const home = (hi & this.#mask) * WORDS_PER_BUCKET;
+      bucket = home === bucket ? (lo & this.#mask) * WORDS_PER_BUCKET : home;
+      const free = this.#find(bucket, hi, lo);
+      if (free >= 0 && free < WORDS_PER_BUCKET) {
+        table[bucket + free] = hi;
+        table[bucket + free + 1] = lo;
+        return true;
+      }
+    }
   }
 
-  #grow(): void {
-    const old = this.#slots;
-    this.#slots = new Uint32Array(old.length * 2);
-    this.#mask = old.length - 1;
-    this.#size = 0;
-    for (let i = 0; i < old.length; i += 2) {
-      const hi = old[i] ?? EMPTY;
-      const lo = old[i + 1] ?? EMPTY;
-      if (hi !== EMPTY || lo !== EMPTY) this.#insert(hi, lo);
+  /** -1 when the bucket holds the fingerprint, else the offset of its first free slot (WORDS_PER_BUCKET when full). */
+  #find(bucket: number, hi: number, lo: number): number {
+    const table = this.#table;
+    for (let offset = 0; offset < WORDS_PER_BUCKET; offset += 2) {
+      const storedHi = table[bucket + offset];
+      const storedLo = table[bucket + offset + 1];
+      if (storedHi === hi && storedLo === lo) return -1;
+      if (storedHi === EMPTY && storedLo === EMPTY) return offset;
     }
+    return WORDS_PER_BUCKET;
+  }
+
+  #put(slot: number, hi: number, lo: number): boolean {
+    this.#table[slot] = hi;
+    this.#table[slot + 1] = lo;
+    this.#size++;
+    return true;
   }
 }

@@ -8,14 +8,12 @@
  * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { access, constants, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGzip, constants as zlibConstants } from 'node:zlib';
+import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { SitemapSink } from '../write/build.ts';
+import { streamingGzip, type StreamingGzip } from './gzip.ts';
 
 const STAGING_PREFIX = '.sitemapkit-staging-';
 const COMMIT_MARKER = 'COMMIT.json';
@@ -53,27 +51,46 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
   }
   const level = options.gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
 
+  const fail = (name: string, cause: unknown): SitemapError =>
+    new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
+  const compressing = new Set<StreamingGzip>();
+
   return {
-    async write(name, chunks) {
-      const path = join(staging, name);
-      try {
-        if (!options.gzip) {
-          const handle = await open(path, 'w');
-          try {
-            await handle.writev(chunks);
-          } finally {
-            await handle.close();
-          }
-          return {};
-        }
-        // zlib runs on the thread pool, so compressing this file overlaps building the next.
-        const gzip = createGzip({ level });
-        const file = createWriteStream(path);
-        await pipeline(Readable.from(chunks, { objectMode: false }), gzip, file);
-        return { compressedBytes: file.bytesWritten };
-      } catch (cause) {
-        throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
+    create() {
+      if (!options.gzip) {
+        // The head comes last and must lead the file, so an uncompressed file waits in memory until finished.
+        const chunks: Uint8Array[] = [];
+        return {
+          write(chunk) {
+            chunks.push(chunk);
+            return undefined;
+          },
+          async finish(name, head, tail) {
+            try {
+              await writeChunks(join(staging, name), [head, ...chunks, tail]);
+              return {};
+            } catch (cause) {
+              throw fail(name, cause);
+            }
+          },
+        };
       }
+      // The body is compressed on the thread pool as it is built; only compressed bytes wait for the head.
+      const gzip = streamingGzip(level);
+      compressing.add(gzip);
+      return {
+        write: (chunk) => gzip.write(chunk),
+        async finish(name, head, tail) {
+          try {
+            const file = await gzip.finish(head, tail);
+            compressing.delete(gzip);
+            await writeChunks(join(staging, name), file);
+            return { compressedBytes: file.reduce((n, part) => n + part.length, 0) };
+          } catch (cause) {
+            throw fail(name, cause);
+          }
+        },
+      };
     },
     async commit(names) {
       try {
@@ -85,6 +102,7 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
       }
     },
     async abort() {
+      for (const gzip of compressing) gzip.destroy();
       await rm(staging, { recursive: true, force: true });
     },
   };
@@ -107,6 +125,16 @@ async function applyCommit(outDir: string, staging: string, commit: Commit): Pro
   }
   await rename(join(staging, COMMIT_MARKER), join(outDir, manifestName(commit.stem)));
   await rm(staging, { recursive: true, force: true });
+}
+
+/** One gathered write: the chunks of a file go to the kernel in a single call. */
+async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise<void> {
+  const handle = await open(path, 'w');
+  try {
+    await handle.writev(chunks);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function recoverInterruptedRuns(outDir: string): Promise<void> {

@@ -67,12 +67,19 @@ export function parseW3cDatetime(text: string): W3cDatetime | undefined {
   return { form, epoch: utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000 };
 }
 
-/** Date.UTC, without its mapping of years 0–99 to 1900–1999. */
+/** Milliseconds since the epoch, proleptic Gregorian, any year (Date.UTC maps 0–99 to 1900–1999 and is slower). */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
-  if (year >= 100) return Date.UTC(year, month, day, hour, minute, second, millis);
-  const date = new Date(Date.UTC(2000, month, day, hour, minute, second, millis));
-  date.setUTCFullYear(year);
-  return date.getTime();
+  return daysFromCivil(year, month + 1, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+}
+
+/** Days since 1970-01-01 of a date with month 1–12 (H. Hinnant's days_from_civil: years counted from March). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 const DASH = 0x2d;

@@ -5,7 +5,7 @@
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import type { SitemapIndexEntry } from '../model/record.ts';
-import { FingerprintSet } from '../normalize/dedupe.ts';
+import { DuplicateFilter } from '../normalize/dedupe.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
@@ -79,15 +79,26 @@ export interface BuildSummary {
   counts: Record<string, number>;
 }
 
-/** Where finished files go. Files are staged by `write` and become visible only through `commit`. */
+/**
+ * Where files go. Each file is created empty, takes its body chunks in order while it is built, and
+ * is staged by `finish` (its head, declaring the namespaces used, is known only then). Staged files
+ * become visible only through `commit`.
+ */
 export interface SitemapSink {
-  write(name: string, chunks: readonly Uint8Array[]): Promise<{ compressedBytes?: number }>;
+  create(): SitemapFileWriter;
   commit(names: readonly string[]): Promise<void>;
   abort(): Promise<void>;
 }
 
+export interface SitemapFileWriter {
+  /** The next body chunk. A returned promise asks the builder to wait for it (e.g. to let a compressor catch up). */
+  write(chunk: Uint8Array): Promise<void> | undefined;
+  /** Stages the file `name`: `head`, the chunks written, then `tail`. */
+  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number }>;
+}
+
 const PROGRESS_EVERY = 16_384;
-/** One file compressed and written on the thread pool while the next is built keeps both cores busy. */
+/** Finishing one file (the end of its compression, the disk write) overlaps building the next. */
 const MAX_WRITES_IN_FLIGHT = 1;
 
 export async function buildSitemaps(
@@ -113,6 +124,7 @@ export async function buildSitemaps(
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
   let failed = false;
+  let reportedFilterFull = false;
   const report = (diagnostic: Diagnostic): void => {
     if (options.source !== undefined) diagnostic.file = options.source;
     const key = `${diagnostic.rule}:${diagnostic.level}`;
@@ -122,24 +134,25 @@ export async function buildSitemaps(
     options.onDiagnostic?.(diagnostic);
   };
   const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, report);
-  const seen = new FingerprintSet();
+  const seen = new DuplicateFilter();
   const builder = new PartBuilder({ maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP }, stylesheet);
 
   const parts: { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[] = [];
-  let held: SitemapPart | undefined;
+  let writer = sink.create();
+  let held: ClosedPart | undefined;
   const childName = (n: number): string => `${filename}-${n}${extension}`;
   const inFlight: Promise<unknown>[] = [];
-  const store = async (name: string, part: SitemapPart): Promise<void> => {
-    const written = sink.write(name, part.chunks);
+  const store = async (name: string, { writer, head, tail, part }: ClosedPart): Promise<void> => {
+    const written = writer.finish(name, head, tail);
     written.catch(() => {}); // observed below; this only keeps an early failure from counting as unhandled
     parts.push({ name, part, written });
-    part.chunks = []; // the sink has them; let them go once written
     inFlight.push(written);
-    // Start this file's write first, then wait for the one before: one compresses while the next is built.
+    // Start this file's finish first, then wait for the one before.
     if (inFlight.length > MAX_WRITES_IN_FLIGHT) await inFlight.shift();
   };
   const closePart = async (): Promise<void> => {
-    const part = builder.take();
+    const part: ClosedPart = { ...builder.finish(), writer };
+    writer = sink.create();
     if (held === undefined && parts.length === 0) {
       held = part; // the only file so far: named once we know whether more follow
       return;
@@ -154,7 +167,14 @@ export async function buildSitemaps(
     await store(childName(parts.length + 1), part);
   };
 
-  /** Takes one item; returns a promise only when a file had to be closed, so the common path stays synchronous. */
+  /** Counts an entry just added and hands on the body chunk it completed, if any. */
+  const added = (): Promise<void> | undefined => {
+    summary.urls++;
+    const chunk = builder.takeChunk();
+    return chunk === undefined ? undefined : writer.write(chunk);
+  };
+
+  /** Takes one item; returns a promise only when a file closes or the sink asks to wait, so the common path stays synchronous. */
   const take = (item: SourceItem): Promise<void> | undefined => {
     summary.records++;
     if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
@@ -175,15 +195,16 @@ export async function buildSitemaps(
       summary.dropped++;
       return undefined;
     }
+    if (seen.forgotten > 0 && !reportedFilterFull) {
+      reportedFilterFull = true;
+      report({ rule: 'R25', level: 'info', message: `over ${seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line: item.line });
+    }
     if (failed) return undefined; // a strict run that already failed only collects findings
     const xml = serializeRecord(record);
     const bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
     const nsBits = namespacesOf(record);
     const hasNews = record.news !== undefined;
-    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) {
-      summary.urls++;
-      return undefined;
-    }
+    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) return added();
     if (!builder.fitsAlone(bytes, nsBits)) {
       report({ rule: 'R3', level: 'error', message: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line: item.line, url: record.loc });
       summary.dropped++;
@@ -191,16 +212,22 @@ export async function buildSitemaps(
     }
     return closePart().then(() => {
       builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch);
-      summary.urls++;
+      return added();
     });
   };
 
   try {
     if (Symbol.iterator in items) {
-      // A sync source is walked without a microtask per record.
-      for (const item of items) await take(item);
+      // A sync source is walked without a microtask per record: only a returned promise is awaited.
+      for (const item of items) {
+        const pending = take(item);
+        if (pending !== undefined) await pending;
+      }
     } else {
-      for await (const item of items) await take(item);
+      for await (const item of items) {
+        const pending = take(item);
+        if (pending !== undefined) await pending;
+      }
     }
     options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
 
@@ -222,7 +249,7 @@ export async function buildSitemaps(
         return entry;
       });
       const xml = serializeSitemapIndex(index, stylesheet);
-      const written = sink.write(entryPoint, [new TextEncoder().encode(xml)]);
+      const written = sink.create().finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
       summary.files.push(...(await describeFiles(parts, base)));
       const { compressedBytes } = await written;
       const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
@@ -239,6 +266,14 @@ export async function buildSitemaps(
     await sink.abort();
     throw error;
   }
+}
+
+/** A finished file's content and totals, waiting to be named and staged. */
+interface ClosedPart {
+  writer: SitemapFileWriter;
+  head: Uint8Array;
+  tail: Uint8Array;
+  part: SitemapPart;
 }
 
 async function describeFiles(parts: readonly { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[], base: URL): Promise<WrittenFile[]> {

@@ -1,7 +1,8 @@
 /**
  * Cuts a stream of serialized `<url>` lines into sitemap files: a file closes when the next entry
  * would pass the URL count, the uncompressed byte size (R3, R15) or the news count (R37).
- * Content is kept as a few large strings, never one string per tag, so gzip and write get big buffers.
+ * The body leaves as 64 KiB byte chunks while the file is built (never one string per tag), so the
+ * sink can compress and write it on the way; the head comes last, as it names the namespaces used (R24).
  */
 import { utf8Length } from './escape.ts';
 import { URLSET_CLOSE, urlsetOpen } from './serialize.ts';
@@ -13,18 +14,13 @@ export interface SplitLimits {
 }
 
 export interface SitemapPart {
-  /** The whole file, in order, as UTF-8 bytes. */
-  chunks: Uint8Array[];
   urls: number;
   bytes: number;
   /** The newest lastmod inside, as written, for the index (R19). */
   newestLastmod?: string;
 }
 
-/**
- * Text is encoded to bytes every 64 KiB: a file's worth of small concatenated strings would
- * otherwise sit in memory as ropes several times its size until the file is done.
- */
+/** Text is encoded to bytes every 64 KiB: big enough for zlib and write, small enough to hand on at once. */
 const CHUNK_CHARS = 64 * 1024;
 const encoder = new TextEncoder();
 const CLOSE_BYTES = URLSET_CLOSE.length;
@@ -32,7 +28,7 @@ const CLOSE_BYTES = URLSET_CLOSE.length;
 export class PartBuilder {
   readonly #limits: SplitLimits;
   readonly #stylesheet: string | undefined;
-  #chunks: Uint8Array[] = [];
+  #chunk: Uint8Array | undefined;
   #pending = '';
   #urls = 0;
   #news = 0;
@@ -72,19 +68,27 @@ export class PartBuilder {
     }
     this.#pending += xml;
     if (this.#pending.length >= CHUNK_CHARS) {
-      this.#chunks.push(encoder.encode(this.#pending));
+      this.#chunk = encoder.encode(this.#pending);
       this.#pending = '';
     }
     return true;
   }
 
-  /** Finishes the file and resets the builder for the next one. */
-  take(): SitemapPart {
+  /** The body chunk `tryAdd` just completed, if it did; the caller hands it to the sink at once. */
+  takeChunk(): Uint8Array | undefined {
+    const chunk = this.#chunk;
+    this.#chunk = undefined;
+    return chunk;
+  }
+
+  /** Finishes the file and resets the builder for the next one: the head, the rest of the body with the closing tag, and the totals. */
+  finish(): { head: Uint8Array; tail: Uint8Array; part: SitemapPart } {
     const open = urlsetOpen(this.#nsBits, this.#stylesheet);
-    const chunks = [encoder.encode(open), ...this.#chunks, encoder.encode(this.#pending + URLSET_CLOSE)];
-    const part: SitemapPart = { chunks, urls: this.#urls, bytes: utf8Length(open) + this.#bodyBytes + CLOSE_BYTES };
+    const head = encoder.encode(open);
+    const tail = encoder.encode(this.#pending + URLSET_CLOSE);
+    const part: SitemapPart = { urls: this.#urls, bytes: head.length + this.#bodyBytes + CLOSE_BYTES };
     if (this.#newestLastmod !== undefined) part.newestLastmod = this.#newestLastmod;
-    this.#chunks = [];
+    this.#chunk = undefined;
     this.#pending = '';
     this.#urls = 0;
     this.#news = 0;
@@ -92,7 +96,7 @@ export class PartBuilder {
     this.#nsBits = 0;
     this.#newestEpoch = Number.NEGATIVE_INFINITY;
     this.#newestLastmod = undefined;
-    return part;
+    return { head, tail, part };
   }
 
   #headerBytes(nsBits: number): number {

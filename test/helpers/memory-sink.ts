@@ -13,9 +13,18 @@ export function memorySink(): MemorySink {
   const sink: MemorySink = {
     files: new Map(),
     aborted: false,
-    async write(name, chunks) {
-      staged.set(name, chunks.map((c) => decoder.decode(c)).join(''));
-      return {};
+    create() {
+      const body: Uint8Array[] = [];
+      return {
+        write(chunk) {
+          body.push(chunk);
+          return undefined;
+        },
+        async finish(name, head, tail) {
+          staged.set(name, [head, ...body, tail].map((c) => decoder.decode(c)).join(''));
+          return {};
+        },
+      };
     },
     async commit(names) {
       for (const name of names) sink.files.set(name, staged.get(name) ?? '');
