@@ -125,18 +125,8 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
 async function collect(bytes: ByteSource): Promise<Uint8Array> {
   if (bytes instanceof Uint8Array) return bytes;
   const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const part of bytes) {
-    parts.push(part);
-    length += part.length;
-  }
-  const whole = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
+  for await (const part of bytes) parts.push(part);
+  return Buffer.concat(parts);
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
