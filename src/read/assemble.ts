@@ -93,9 +93,16 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   malformed(message: string, position: XmlPosition): void {
-    if (this.#quiet || this.stopped) return;
+    if (this.stopped) return;
     this.#malformed++;
     const diagnostic: Diagnostic = { rule: 'R2', level: 'error', message: `not well-formed XML: ${message}`, line: position.line, column: position.column };
+    if (this.#quiet) {
+      // Not a sitemap, and not well-formed either: said once, and reading stops.
+      diagnostic.message += '; the file is not read further';
+      this.#options.report(diagnostic);
+      this.stopped = true;
+      return;
+    }
     this.#options.report(diagnostic);
     if (this.#malformed >= MAX_MALFORMED_REPORTS) {
       this.#options.report({ rule: 'R2', level: 'error', message: `stopped reading after ${MAX_MALFORMED_REPORTS} well-formedness errors`, line: position.line, column: position.column });
@@ -187,7 +194,7 @@ export class SitemapAssembler implements XmlEvents {
     this.#setKind('unknown');
     const what = local.toLowerCase() === 'html' ? 'an HTML page, not a sitemap' : `root element <${local}>${ns === '' ? '' : ` in ${ns}`} is not a sitemap`;
     this.#report('R5', 'error', `${what}; expected <urlset> or <sitemapindex> (or an RSS or Atom feed)`);
-    // Nothing more can come of this file; its well-formedness is beside the point.
+    // Nothing more can come of this file: only its first well-formedness error, if any, is still worth a word.
     this.#quiet = true;
     return { role: Role.Ignored, owner: Owner.Record, key: '', attributes: [] };
   }

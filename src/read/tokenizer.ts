@@ -4,7 +4,7 @@
  *
  * The fast path accepts only what it can prove well-formed: ASCII names with at most one prefix,
  * quoted attributes, text and attribute values with the five predefined entities and character
- * references, comments, CDATA, processing instructions and a plain XML declaration. On anything
+ * references, comments, CDATA, processing instructions and a plain version 1.0 XML declaration. On anything
  * else (a DOCTYPE, an unbound prefix, a stray `&`, a mismatched tag, a second root, truncation…) it
  * hands the rest of the document to saxes at the last token boundary, primed with the start tags
  * still open, and saxes reports the error (or accepts what the fast path merely did not cover).
@@ -44,7 +44,8 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 /** Characters XML 1.0 does not allow anywhere (§2.2): the chunk goes to saxes, which reports them. */
 const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.[0-9]+\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
+/** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
+const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
 const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]]);
 
@@ -284,7 +285,8 @@ export class XmlTokenizer {
       this.#atDocumentStart = false;
       return true;
     }
-    let text = whole;
+    // Line ends first: a character reference to CR (`&#13;`) is a CR, not a line end.
+    let text = normalizeNewlines(whole);
     if (text.indexOf('&') !== -1) {
       const decoded = decodeEntities(text);
       if (decoded === undefined) {
@@ -299,7 +301,7 @@ export class XmlTokenizer {
       this.#fallback(whole + this.#buffer.slice(end));
       return false;
     }
-    if (this.#events.capturing) this.#events.text(normalizeNewlines(text));
+    if (this.#events.capturing) this.#events.text(text);
     return true;
   }
 
@@ -367,13 +369,15 @@ export class XmlTokenizer {
     if (attributes !== undefined) {
       let declared: Map<string, string> | undefined;
       for (const { qname: name, value } of attributes) {
+        // saxes trims namespace names (and then judges what is left); such declarations are its to read.
+        if ((name === 'xmlns' || name.startsWith('xmlns:')) && value !== value.trim()) return FOREIGN;
         if (name === 'xmlns') {
           if (value === XML_NS || value === XMLNS_NS) return FOREIGN;
           (declared ??= new Map()).set('', value);
         } else if (name.startsWith('xmlns:')) {
           const prefix = name.slice(6);
           // Undeclaring a prefix, binding the reserved ones, or a malformed QName: saxes decides.
-          if (value === '' || prefix === 'xmlns' || prefix.indexOf(':') !== -1 || (prefix === 'xml') !== (value === XML_NS) || value === XMLNS_NS) return FOREIGN;
+          if (value === '' || prefix === '' || prefix === 'xmlns' || prefix.indexOf(':') !== -1 || (prefix === 'xml') !== (value === XML_NS) || value === XMLNS_NS) return FOREIGN;
           (declared ??= new Map()).set(prefix, value);
         }
       }
@@ -499,7 +503,14 @@ export class XmlTokenizer {
     });
 
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
-    const priming = this.#rootClosed ? '<r/>' : this.#stack.map((element) => element.raw.replace(/[\t\n\r]/g, ' ')).join('');
+    // In the prolog, past its start, an empty comment: saxes must not take an XML declaration or a BOM there.
+    const priming = this.#rootClosed
+      ? '<r/>'
+      : this.#stack.length > 0
+        ? this.#stack.map((element) => element.raw.replace(/[\t\n\r]/g, ' ')).join('')
+        : this.#atDocumentStart
+          ? ''
+          : '<!---->';
     if (this.#pendingText !== '') {
       rest = this.#pendingText + rest;
       this.#pendingText = '';
