@@ -322,10 +322,15 @@ async function* prependText(head: string, rest: AsyncIterator<string>): AsyncGen
 
 async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, report: (d: Diagnostic) => void): AsyncGenerator<string> {
   let invalid = false;
+  // The last two bytes of the previous chunk: a literal U+FFFD (EF BF BD) may straddle the cut.
+  let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
-    if (invalid || decoder.encoding !== 'utf-8' || inventedReplacements(chunk, text) === 0) return;
-    invalid = true;
-    report({ rule: 'R1', level: 'error', message: 'bytes that are not valid UTF-8 (replaced with U+FFFD)' });
+    const suspect = !invalid && decoder.encoding === 'utf-8' && text.indexOf('\uFFFD') !== -1;
+    if (suspect && inventedReplacements(concat([carried, chunk], carried.length + chunk.length), text) > 0) {
+      invalid = true;
+      report({ rule: 'R1', level: 'error', message: 'bytes that are not valid UTF-8 (replaced with U+FFFD)' });
+    }
+    carried = chunk.length >= 2 ? chunk.subarray(chunk.length - 2) : concat([carried, chunk], carried.length + chunk.length).slice(-2);
   };
   for await (const chunk of bytes) {
     const text = decoder.decode(chunk, { stream: true });

@@ -38,6 +38,8 @@ export interface XmlEvents {
 
 /** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
 export const MAX_DEPTH = 64;
+/** Past this depth reading stops: saxes slows down with the square of the depth, so a few MB of nesting would take minutes. */
+export const MAX_PARSED_DEPTH = 1024;
 export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -173,6 +175,7 @@ export class XmlTokenizer {
   #saxesPriming = false;
   #saxesDepth = 0;
   #tooDeep = false;
+  #abandoned = false;
   // Line counting is incremental and lazy: positions are needed only for diagnostics and records.
   #lineCountedTo = 0;
   #line = 1;
@@ -184,6 +187,7 @@ export class XmlTokenizer {
 
   /** Feeds the next piece of decoded text. */
   write(chunk: string): void {
+    if (this.#abandoned) return;
     if (this.#saxes !== undefined) {
       this.#writeSaxes(chunk);
       return;
@@ -204,6 +208,7 @@ export class XmlTokenizer {
 
   /** Ends the document: anything unfinished is an error that saxes names. */
   end(): void {
+    if (this.#abandoned) return;
     if (this.#saxes === undefined) {
       const rest = this.#buffer.slice(this.#pos);
       if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
@@ -475,6 +480,11 @@ export class XmlTokenizer {
     saxes.on('opentag', (tag: SaxesTagNS) => {
       this.#saxesDepth++;
       if (this.#saxesPriming) return;
+      if (this.#saxesDepth > MAX_PARSED_DEPTH) {
+        events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, this.#saxesPosition());
+        this.#abandoned = true;
+        throw ABANDONED;
+      }
       if (this.#saxesDepth > MAX_DEPTH) {
         if (!this.#tooDeep) events.malformed(`elements nested deeper than ${MAX_DEPTH} levels are not read`, this.#saxesPosition());
         this.#tooDeep = true;
@@ -528,7 +538,12 @@ export class XmlTokenizer {
   }
 
   #writeSaxes(chunk: string): void {
-    (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(chunk);
+    try {
+      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(chunk);
+    } catch (error) {
+      // Thrown from our own handler to stop saxes in the middle of a chunk.
+      if (error !== ABANDONED) throw error;
+    }
   }
 
   #saxesPosition(): XmlPosition {
@@ -539,6 +554,8 @@ export class XmlTokenizer {
   }
 }
 
+/** Thrown through saxes to stop it mid-chunk when the input is too deep to be worth reading. */
+const ABANDONED = Symbol('abandoned');
 const INCOMPLETE = -1;
 const FOREIGN = -2;
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];

@@ -222,3 +222,20 @@ describe('hostile input', () => {
     assert.ok(result.diagnostics.length > 0);
   });
 });
+
+describe('regressions', () => {
+  it('a literal U+FFFD cut between chunks is not mistaken for invalid UTF-8', async () => {
+    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--${'x'.repeat(1200)}--><url><loc>https://a.example/\uFFFD</loc></url></urlset>`);
+    const cut = bytes.indexOf(0xef) + 1;
+    const result = await parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]);
+    assert.deepEqual(result.diagnostics, []);
+    assert.deepEqual(locs(result), ['https://a.example/\uFFFD']);
+  });
+  it('nesting far past the depth limit stops reading instead of parsing on (saxes is quadratic in depth)', async () => {
+    const depth = 200_000;
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/deep</loc></url><x:a xmlns:x="urn:x">${'<x:a>'.repeat(depth)}${'</x:a>'.repeat(depth)}</x:a></urlset>`;
+    const result = await parseChunks([new TextEncoder().encode(xml)]);
+    assert.deepEqual(locs(result), ['https://a.example/deep']);
+    assert.ok(result.diagnostics.some((d) => d.rule === 'R2' && /deeper than 1024 levels; reading stops/.test(d.message)));
+  });
+});
