@@ -6,44 +6,20 @@
  * BENCH_RUNS; gunzip-only passes are shown as the ceiling. BENCH_READ_URLS shrinks the fixture
  * for a quick try (the targets are about 1,000,000).
  */
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { ensureFixture, FIXTURE_URLS } from './read-fixture.ts';
+import { best as bestOf, check, measure, NODE_FLAGS, rate, row, RUNS, type Run } from './measure.ts';
 
-/** The flags sitemapkit's CLI runs with (see src/bin.ts); given to every tool alike. */
-const NODE_FLAGS = ['--max-semi-space-size=8'];
 const URLS = Number(process.env['BENCH_READ_URLS'] ?? FIXTURE_URLS);
-const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
-
-interface Run {
-  tool: string;
-  urls: number;
-  seconds: number;
-  maxRssMiB: number;
-}
-
 const fixture = await ensureFixture(URLS);
 
-function measure(script: string, args: string[]): Run {
-  const path = fileURLToPath(new URL(script, import.meta.url));
-  const out = execFileSync(process.execPath, [...NODE_FLAGS, path, fixture.dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const run = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Run;
-  // Every tool must have read every URL: a fast run that skipped some would be no result.
-  if (run.urls !== fixture.urls) throw new Error(`${run.tool} read ${run.urls} URLs, the fixture has ${fixture.urls}`);
-  return run;
-}
-
-/** The best of a few runs: these machines are noisy, and noise only ever slows a run down. */
+/** Best of RUNS for one reader over the fixture; every tool must have read every URL, or there is no result. */
 function best(script: string, ...args: string[]): Run {
-  const runs = Array.from({ length: RUNS }, () => measure(script, args));
-  runs.sort((a, b) => a.seconds - b.seconds);
-  const fastest = runs[0] as Run;
-  return { ...fastest, maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)) };
+  return bestOf(() => {
+    const run = measure(script, [fixture.dir, ...args]);
+    if (run.urls !== fixture.urls) throw new Error(`${run.tool} read ${run.urls} URLs, the fixture has ${fixture.urls}`);
+    return run;
+  });
 }
-
-const rate = (r: Run) => r.urls / r.seconds;
-const row = (r: Run) => `${r.tool.padEnd(28)} ${String(r.urls).padStart(9)} URLs  ${r.seconds.toFixed(2).padStart(6)} s  ${Math.round(rate(r)).toLocaleString('en-US').padStart(9)} URLs/s  peak RSS ${r.maxRssMiB.toFixed(0).padStart(4)} MiB`;
-const check = (ok: boolean, text: string) => console.log(`  ${ok ? 'met ' : 'MISS'}  ${text}`);
 
 const gzipped = fixture.files.reduce((sum, f) => sum + f.bytes, 0);
 console.log(`Reader benchmark (node ${process.version}, flags ${NODE_FLAGS.join(' ')}, best of ${RUNS})`);
