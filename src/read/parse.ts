@@ -363,14 +363,7 @@ async function* rechunk(bytes: AsyncIterable<Uint8Array>, size: number): AsyncGe
 }
 
 function concat(parts: readonly Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0] as Uint8Array;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, length);
 }
 
 function clip(text: string): string {
