@@ -21,14 +21,6 @@ type Role = (typeof Role)[keyof typeof Role];
 const Owner = { Record: 0, Image: 1, Video: 2, News: 3, Publication: 4, Sitemap: 5 } as const;
 type Owner = (typeof Owner)[keyof typeof Owner];
 
-interface Frame {
-  role: Role;
-  owner: Owner;
-  key: string;
-  /** For fields carrying attributes (video price, restriction, platform, uploader). */
-  attributes: readonly XmlAttribute[];
-}
-
 const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
@@ -53,7 +45,13 @@ export interface AssemblerOptions {
 export class SitemapAssembler implements XmlEvents {
   readonly #options: AssemblerOptions;
   #kind: SitemapKind = 'unknown';
-  #stack: Frame[] = [];
+  /** The role of each open element. */
+  #stack: Role[] = [];
+  // The field being captured; fields hold no fields (their children are ignored), so one set of registers serves.
+  #fieldOwner: Owner = Owner.Record;
+  #fieldKey = '';
+  /** For fields carrying attributes (video price, restriction, platform, uploader). */
+  #fieldAttributes: readonly XmlAttribute[] = [];
   /** The namespace core elements are matched in: the sitemap one, or the root's when that is missing or wrong (R5). */
   #coreNs: string = NS.sitemap;
   #capture = false;
@@ -122,11 +120,7 @@ export class SitemapAssembler implements XmlEvents {
 
   open(ns: string, local: string, attributes: readonly XmlAttribute[]): void {
     const parent = this.#stack[this.#stack.length - 1];
-    if (parent === undefined) {
-      this.#stack.push(this.#root(ns, local));
-      return;
-    }
-    this.#stack.push(this.#child(parent, ns, local, attributes));
+    this.#stack.push(parent === undefined ? this.#root(ns, local) : this.#child(parent, ns, local, attributes));
   }
 
   text(text: string): void {
@@ -134,12 +128,10 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   close(): void {
-    const frame = this.#stack.pop();
-    if (frame === undefined) return;
-    switch (frame.role) {
+    switch (this.#stack.pop()) {
       case Role.Field:
         this.#capture = false;
-        this.#field(frame, this.#text.trim(), this.#text);
+        this.#field(this.#text.trim(), this.#text);
         this.#text = '';
         return;
       case Role.Url:
@@ -173,30 +165,29 @@ export class SitemapAssembler implements XmlEvents {
     if (this.#entry !== undefined && this.#entry.loc !== '') this.#finishEntry();
   }
 
-  #root(ns: string, local: string): Frame {
-    const frame: Frame = { role: Role.Root, owner: Owner.Record, key: '', attributes: [] };
+  #root(ns: string, local: string): Role {
     if (local === 'urlset' || local === 'sitemapindex') {
       this.#setKind(local);
       if (ns !== NS.sitemap) {
         this.#coreNs = ns;
         this.#report('R5', 'error', `<${local}> must be in the namespace ${NS.sitemap}, found ${ns === '' ? 'none' : ns}; read by local names`);
       }
-      return frame;
+      return Role.Root;
     }
     if (local === 'rss' && ns === '') {
       this.#setKind('rss');
-      return frame;
+      return Role.Root;
     }
     if (local === 'feed' && ATOM_NS.has(ns)) {
       this.#setKind('atom');
-      return frame;
+      return Role.Root;
     }
     this.#setKind('unknown');
     const what = local.toLowerCase() === 'html' ? 'an HTML page, not a sitemap' : `root element <${local}>${ns === '' ? '' : ` in ${ns}`} is not a sitemap`;
     this.#report('R5', 'error', `${what}; expected <urlset> or <sitemapindex> (or an RSS or Atom feed)`);
     // Nothing more can come of this file: only its first well-formedness error, if any, is still worth a word.
     this.#quiet = true;
-    return { role: Role.Ignored, owner: Owner.Record, key: '', attributes: [] };
+    return Role.Ignored;
   }
 
   #setKind(kind: SitemapKind): void {
@@ -204,9 +195,9 @@ export class SitemapAssembler implements XmlEvents {
     this.#options.onKind(kind);
   }
 
-  #child(parent: Frame, ns: string, local: string, attributes: readonly XmlAttribute[]): Frame {
+  #child(parent: Role, ns: string, local: string, attributes: readonly XmlAttribute[]): Role {
     const core = ns === this.#coreNs || ns === NS.sitemap;
-    switch (parent.role) {
+    switch (parent) {
       case Role.Root:
         if (this.#kind === 'urlset' || this.#kind === 'sitemapindex') {
           const expected = this.#kind === 'urlset' ? 'url' : 'sitemap';
@@ -217,122 +208,130 @@ export class SitemapAssembler implements XmlEvents {
           } else {
             this.#unknownNamespace(ns);
           }
-          return IGNORED;
+          return Role.Ignored;
         }
-        if (this.#kind === 'rss' && local === 'channel' && ns === '') return frameOf(Role.Channel);
+        if (this.#kind === 'rss' && local === 'channel' && ns === '') return Role.Channel;
         if (this.#kind === 'atom' && local === 'entry' && ATOM_NS.has(ns)) return this.#startEntry();
-        return IGNORED;
+        return Role.Ignored;
       case Role.Channel:
-        return local === 'item' && ns === '' ? this.#startEntry() : IGNORED;
+        return local === 'item' && ns === '' ? this.#startEntry() : Role.Ignored;
       case Role.Item:
-        if (ns !== '') return IGNORED;
+        if (ns !== '') return Role.Ignored;
         if (local === 'link') return this.#capturing(Owner.Record, 'loc', attributes);
         if (local === 'pubDate') return this.#capturing(Owner.Record, 'pubDate', attributes);
-        return IGNORED;
+        return Role.Ignored;
       case Role.Entry:
-        if (!ATOM_NS.has(ns)) return IGNORED;
+        if (!ATOM_NS.has(ns)) return Role.Ignored;
         if (local === 'link') this.#atomLink(attributes);
         else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, 'lastmod', attributes);
-        return IGNORED;
+        return Role.Ignored;
       case Role.Sitemap:
-        if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local, local === 'loc' ? 0 : 1, attributes);
+        if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local === 'loc' ? 0 : 1, attributes);
         if (core) this.#report('R19', 'error', `<${local}> does not belong in <sitemap> (only <loc> and <lastmod>); ignored`);
         else this.#unknownNamespace(ns);
-        return IGNORED;
+        return Role.Ignored;
       case Role.Url:
         return this.#urlChild(ns, local, core, attributes);
       case Role.Image:
-        return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : IGNORED;
+        return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : Role.Ignored;
       case Role.Video:
-        return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : IGNORED;
+        return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : Role.Ignored;
       case Role.News:
-        if (ns !== NS.news) return IGNORED;
+        if (ns !== NS.news) return Role.Ignored;
         if (local === 'publication') {
           if (this.#news !== undefined) this.#news.publication = { name: '', language: '' };
-          return frameOf(Role.Publication);
+          return Role.Publication;
         }
-        return NEWS_FIELDS.has(local) ? this.#capturing(Owner.News, local, attributes) : IGNORED;
+        return NEWS_FIELDS.has(local) ? this.#capturing(Owner.News, local, attributes) : Role.Ignored;
       case Role.Publication:
-        return ns === NS.news && (local === 'name' || local === 'language') ? this.#capturing(Owner.Publication, local, attributes) : IGNORED;
+        return ns === NS.news && (local === 'name' || local === 'language') ? this.#capturing(Owner.Publication, local, attributes) : Role.Ignored;
       default:
-        return IGNORED;
+        return Role.Ignored;
     }
   }
 
-  #urlChild(ns: string, local: string, core: boolean, attributes: readonly XmlAttribute[]): Frame {
+  #urlChild(ns: string, local: string, core: boolean, attributes: readonly XmlAttribute[]): Role {
     const record = this.#record as ParsedRecord;
     if (core) {
-      const index = CORE_URL_CHILDREN.indexOf(local);
+      const index = coreUrlChild(local);
       if (index === -1) {
         this.#report(local === 'sitemap' ? 'R23' : 'R6', 'error', `<${local}> does not belong in <url> (only loc, lastmod, changefreq, priority and extensions); ignored`);
-        return IGNORED;
+        return Role.Ignored;
       }
       if (this.#extensionSeenInUrl) this.#report('R7', 'error', `<${local}> comes after an extension element; the schema wants loc, lastmod, changefreq, priority first`);
-      return this.#coreField(Owner.Record, local, index, attributes);
+      return this.#coreField(Owner.Record, index, attributes);
     }
     this.#extensionSeenInUrl = true;
     if (ns === NS.image && local === 'image') {
       this.#image = { loc: '' };
-      return frameOf(Role.Image);
+      return Role.Image;
     }
     if (ns === NS.video && local === 'video') {
       this.#video = {};
-      return frameOf(Role.Video);
+      return Role.Video;
     }
     if (ns === NS.news && local === 'news') {
       if (record.news !== undefined) this.#report('R37', 'error', 'more than one <news:news> in a <url>; the first is kept');
       this.#news = {};
       if (record.news === undefined) record.news = this.#news as NewsRecord;
-      return frameOf(Role.News);
+      return Role.News;
     }
     if (ns === NS.xhtml && local === 'link') {
       this.#alternate(attributes);
-      return IGNORED;
+      return Role.Ignored;
     }
     this.#unknownNamespace(ns);
-    return IGNORED;
+    return Role.Ignored;
   }
 
   /** A core field (loc, lastmod…): each at most once (R6/R19), in schema order (R7). */
-  #coreField(owner: Owner, local: string, index: number, attributes: readonly XmlAttribute[]): Frame {
+  #coreField(owner: Owner, index: number, attributes: readonly XmlAttribute[]): Role {
+    const local = CORE_URL_CHILDREN[index] as string;
     const bit = 1 << index;
     if (this.#seenInUrl & bit) {
       this.#report(owner === Owner.Sitemap ? 'R19' : 'R6', 'error', `more than one <${local}>; the first is kept`);
-      return IGNORED;
+      return Role.Ignored;
     }
     if (this.#seenInUrl > bit) this.#report('R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
     this.#seenInUrl |= bit;
     return this.#capturing(owner, local, attributes);
   }
 
-  #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Frame {
+  #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Role {
     this.#capture = true;
     this.#text = '';
-    return { role: Role.Field, owner, key, attributes };
+    this.#fieldOwner = owner;
+    this.#fieldKey = key;
+    this.#fieldAttributes = attributes;
+    return Role.Field;
   }
 
-  #startEntry(): Frame {
+  #startEntry(): Role {
     if (this.#options.trackPositions) this.#entryStart = this.#options.position();
     this.#seenInUrl = 0;
     this.#extensionSeenInUrl = false;
     if (this.#kind === 'sitemapindex') {
       this.#entry = { loc: '' };
-      return frameOf(Role.Sitemap);
+      return Role.Sitemap;
     }
     this.#record = { loc: '' };
     this.#atomLinkRank = 0;
-    return frameOf(this.#kind === 'urlset' ? Role.Url : this.#kind === 'rss' ? Role.Item : Role.Entry);
+    return this.#kind === 'urlset' ? Role.Url : this.#kind === 'rss' ? Role.Item : Role.Entry;
   }
 
-  #field(frame: Frame, value: string, raw: string): void {
-    const { owner, key } = frame;
-    switch (owner) {
+  #field(value: string, raw: string): void {
+    const key = this.#fieldKey;
+    switch (this.#fieldOwner) {
       case Owner.Record: {
         const record = this.#record;
         if (record === undefined) return;
+        // Named stores, not record[key]: every record then shares one hidden class.
         if (key === 'loc') record.loc = this.#loc(value, raw);
-        else if (key === 'pubDate') this.#pubDate(record, value);
-        else if (value !== '' || key !== 'lastmod') (record as unknown as Record<string, string>)[key] = value;
+        else if (key === 'lastmod') {
+          if (value !== '') record.lastmod = value;
+        } else if (key === 'changefreq') record.changefreq = value;
+        else if (key === 'priority') record.priority = value;
+        else this.#pubDate(record, value);
         return;
       }
       case Owner.Sitemap:
@@ -344,7 +343,7 @@ export class SitemapAssembler implements XmlEvents {
         if (this.#image !== undefined) (this.#image as unknown as Record<string, string>)[key] = value;
         return;
       case Owner.Video:
-        if (this.#video !== undefined) videoField(this.#video, key, value, frame.attributes);
+        if (this.#video !== undefined) videoField(this.#video, key, value, this.#fieldAttributes);
         return;
       case Owner.News:
         if (this.#news !== undefined) (this.#news as unknown as Record<string, string>)[key] = value;
@@ -358,7 +357,7 @@ export class SitemapAssembler implements XmlEvents {
   /** A `<loc>` as found: trimmed (R8 warns about the whitespace), relative ones resolved against the base (R8). */
   #loc(value: string, raw: string): string {
     if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', 'whitespace around the URL in <loc> (trimmed)', value);
-    if (value === '' || ABSOLUTE.test(value)) return value;
+    if (value === '' || value.startsWith('https://') || value.startsWith('http://') || ABSOLUTE.test(value)) return value;
     const base = this.#options.base;
     if (base === undefined) {
       this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value);
@@ -451,9 +450,21 @@ export class SitemapAssembler implements XmlEvents {
   }
 }
 
-const IGNORED: Frame = { role: Role.Ignored, owner: Owner.Record, key: '', attributes: [] };
-
-const frameOf = (role: Role): Frame => ({ role, owner: Owner.Record, key: '', attributes: [] });
+/** The index of a core `<url>` child in CORE_URL_CHILDREN (schema order), or -1. */
+function coreUrlChild(local: string): number {
+  switch (local) {
+    case 'loc':
+      return 0;
+    case 'lastmod':
+      return 1;
+    case 'changefreq':
+      return 2;
+    case 'priority':
+      return 3;
+    default:
+      return -1;
+  }
+}
 
 function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
   for (const attribute of attributes) if (attribute.ns === '' && attribute.local === local) return attribute.value;

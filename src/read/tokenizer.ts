@@ -11,6 +11,7 @@
  * So the events are those of a conforming parser on every input; the differential test proves it.
  */
 import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
+import { NS } from '../model/namespaces.ts';
 
 export interface XmlAttribute {
   /** Namespace URI, '' for an unprefixed attribute. */
@@ -49,6 +50,8 @@ const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
+/** Declared namespace names are swapped for these constants, so consumers compare them by identity, not by 43 characters. */
+const KNOWN_NAMESPACES = new Map<string, string>(Object.values(NS).map((ns) => [ns, ns]));
 const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]]);
 
 interface Scope {
@@ -57,11 +60,18 @@ interface Scope {
 }
 
 interface OpenElement {
-  qname: string;
+  readonly qname: string;
   /** The raw start tag, replayed to saxes if it takes over. */
-  raw: string;
-  scope: Scope;
+  readonly raw: string;
+  readonly scope: Scope;
+  readonly ns: string;
+  readonly local: string;
 }
+
+/** Distinct element names a sitemap uses are few: slots keyed by a name's first two characters, a few names each. */
+const INTERNED_SLOTS = 256;
+const INTERNED_PER_SLOT = 4;
+const internSlot = (first: number, second: number): number => (first * 31 + second) & (INTERNED_SLOTS - 1);
 
 const ROOT_SCOPE: Scope = { prefixes: new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]), parent: undefined };
 
@@ -166,6 +176,7 @@ export class XmlTokenizer {
   #bufferOffset = 0;
   #stack: OpenElement[] = [];
   #scope: Scope = ROOT_SCOPE;
+  readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
   #atDocumentStart = true;
   #pendingText = '';
@@ -313,11 +324,32 @@ export class XmlTokenizer {
   #startTag(lt: number, events: XmlEvents): number {
     const buffer = this.#buffer;
     if (this.#rootClosed) return FOREIGN;
+    // The common case, `<name>` seen before in this scope: matched in place, no slice, no lookup, no allocation.
+    const slot = internSlot(buffer.charCodeAt(lt + 1), buffer.charCodeAt(lt + 2));
+    const seen = this.#internedNames[slot];
+    if (seen !== undefined) {
+      for (const element of seen) {
+        const end = lt + 1 + element.qname.length;
+        if (element.scope === this.#scope && buffer.charCodeAt(end) === Char.Greater && buffer.startsWith(element.qname, lt + 1)) {
+          if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+          events.open(element.ns, element.local, NO_ATTRIBUTES);
+          this.#stack.push(element);
+          return end + 1;
+        }
+      }
+    }
     let i = lt + 1;
     if (!isNameStart(buffer.charCodeAt(i))) return i >= buffer.length ? INCOMPLETE : FOREIGN;
     while (isNameChar(buffer.charCodeAt(i))) i++;
     if (i >= buffer.length) return INCOMPLETE;
     const qname = buffer.slice(lt + 1, i);
+    if (buffer.charCodeAt(i) === Char.Greater) {
+      const element = this.#intern(slot, qname);
+      if (element === undefined || this.#stack.length >= MAX_DEPTH) return FOREIGN;
+      events.open(element.ns, element.local, NO_ATTRIBUTES);
+      this.#stack.push(element);
+      return i + 1;
+    }
     let attributes: { qname: string; value: string }[] | undefined;
     let selfClosing = false;
     for (;;) {
@@ -378,12 +410,12 @@ export class XmlTokenizer {
         if ((name === 'xmlns' || name.startsWith('xmlns:')) && value !== value.trim()) return FOREIGN;
         if (name === 'xmlns') {
           if (value === XML_NS || value === XMLNS_NS) return FOREIGN;
-          (declared ??= new Map()).set('', value);
+          (declared ??= new Map()).set('', KNOWN_NAMESPACES.get(value) ?? value);
         } else if (name.startsWith('xmlns:')) {
           const prefix = name.slice(6);
           // Undeclaring a prefix, binding the reserved ones, or a malformed QName: saxes decides.
           if (value === '' || prefix === '' || prefix === 'xmlns' || prefix.indexOf(':') !== -1 || (prefix === 'xml') !== (value === XML_NS) || value === XMLNS_NS) return FOREIGN;
-          (declared ??= new Map()).set(prefix, value);
+          (declared ??= new Map()).set(prefix, KNOWN_NAMESPACES.get(value) ?? value);
         }
       }
       if (declared !== undefined) scope = { prefixes: declared, parent: scope };
@@ -408,10 +440,22 @@ export class XmlTokenizer {
       events.close();
       if (this.#stack.length === 0) this.#rootClosed = true;
     } else {
-      this.#stack.push({ qname, raw: buffer.slice(lt, i), scope });
+      this.#stack.push({ qname, raw: buffer.slice(lt, i), scope, ns: element.ns, local: element.local });
       this.#scope = scope;
     }
     return i;
+  }
+
+  /** An attribute-less element, resolved in the current scope and remembered for the fast path. */
+  #intern(slot: number, qname: string): OpenElement | undefined {
+    const name = resolveName(qname, this.#scope, true);
+    if (name === undefined) return undefined;
+    const element: OpenElement = { qname, raw: `<${qname}>`, scope: this.#scope, ns: name.ns, local: name.local };
+    const seen = (this.#internedNames[slot] ??= []);
+    // A few names per slot; past that the oldest makes room (a miss costs only the slow path).
+    if (seen.length >= INTERNED_PER_SLOT) seen.shift();
+    seen.push(element);
+    return element;
   }
 
   #closeTag(lt: number): number {
