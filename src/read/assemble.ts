@@ -131,7 +131,7 @@ export class SitemapAssembler implements XmlEvents {
     switch (this.#stack.pop()) {
       case Role.Field:
         this.#capture = false;
-        this.#field(this.#text.trim(), this.#text);
+        this.#field(trimmed(this.#text), this.#text);
         this.#text = '';
         return;
       case Role.Url:
@@ -469,6 +469,13 @@ function coreUrlChild(local: string): number {
 function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
   for (const attribute of attributes) if (attribute.ns === '' && attribute.local === local) return attribute.value;
   return undefined;
+}
+
+/** `text.trim()`, skipped when the ends are visible ASCII (trim would flatten a decoded value for nothing). */
+function trimmed(text: string): string {
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  return first > 32 && first < 127 && last > 32 && last < 127 ? text : text.trim();
 }
 
 const splitList = (value: string): string[] => (value === '' ? [] : value.split(/\s+/));

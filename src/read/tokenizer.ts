@@ -47,6 +47,10 @@ const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 /** Characters XML 1.0 does not allow anywhere (§2.2): the chunk goes to saxes, which reports them. */
 const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** DISALLOWED_CHAR when the control characters are known to be absent: native searches, no regex. */
+const hasDisallowedChar = (chunk: string, controlsChecked: boolean): boolean =>
+  controlsChecked ? chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed() : DISALLOWED_CHAR.test(chunk);
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
@@ -107,6 +111,17 @@ const Char = {
   LowerA: 97,
   LowerZ: 122,
 } as const;
+
+/** `buffer.startsWith(name, at)` for the short names of tags, without the call into the runtime. */
+function matchesAt(buffer: string, at: number, name: string): boolean {
+  for (let k = 0; k < name.length; k++) if (buffer.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+function indexOrLength(text: string, search: string, from: number): number {
+  const at = text.indexOf(search, from);
+  return at === -1 ? text.length : at;
+}
 
 const isSpace = (c: number): boolean => c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return;
 const isNameStart = (c: number): boolean => (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore;
@@ -180,6 +195,11 @@ export class XmlTokenizer {
   #rootClosed = false;
   #atDocumentStart = true;
   #pendingText = '';
+  // Where the next `&`, CR and `]` are in the buffer (its length when there is none): text that holds
+  // none of them needs no decoding and no check, and each is searched for once, not once per text.
+  #nextAmpersand = -1;
+  #nextReturn = -1;
+  #nextBracket = -1;
   #saxes: SaxesParser<{ xmlns: true; position: true }> | undefined;
   /** Where saxes started, to map its positions back to the document's. */
   #saxesOrigin = { line: 1, column: 0, primed: 0 };
@@ -196,21 +216,25 @@ export class XmlTokenizer {
     this.#events = events;
   }
 
-  /** Feeds the next piece of decoded text. */
-  write(chunk: string): void {
+  /** Feeds the next piece of decoded text; `controlsChecked` when the caller has made sure it holds no C0 control but tab, LF and CR. */
+  write(chunk: string, controlsChecked = false): void {
     if (this.#abandoned) return;
     if (this.#saxes !== undefined) {
       this.#writeSaxes(chunk);
       return;
     }
-    if (DISALLOWED_CHAR.test(chunk)) {
+    if (hasDisallowedChar(chunk, controlsChecked)) {
       this.#fallback(this.#buffer.slice(this.#pos) + chunk);
       return;
     }
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
-    this.#buffer = this.#pos === this.#buffer.length ? chunk : this.#buffer.slice(this.#pos) + chunk;
+    // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
+    this.#buffer = this.#pos === this.#buffer.length ? chunk : [this.#buffer.slice(this.#pos), chunk].join('');
     this.#pos = 0;
+    this.#nextAmpersand = -1;
+    this.#nextReturn = -1;
+    this.#nextBracket = -1;
     this.#run();
     if (this.#saxes === undefined && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
       this.#fallback(this.#buffer.slice(this.#pos));
@@ -256,7 +280,8 @@ export class XmlTokenizer {
     const events = this.#events;
     let pos = this.#pos;
     while (pos < buffer.length) {
-      const lt = buffer.indexOf('<', pos);
+      // Tags mostly follow tags: look at the next character before searching.
+      const lt = buffer.charCodeAt(pos) === Char.Less ? pos : buffer.indexOf('<', pos);
       if (lt === -1) {
         // Text runs on into the next chunk; keep what is captured, check the rest when it ends.
         if (!this.#text(pos, buffer.length, false)) return;
@@ -284,6 +309,10 @@ export class XmlTokenizer {
 
   /** Text between markup; `complete` when a `<` ends it. Returns false when saxes took over. */
   #text(start: number, end: number, complete: boolean): boolean {
+    if (complete && this.#pendingText === '' && this.#stack.length > 0 && this.#plain(start, end)) {
+      if (this.#events.capturing) this.#events.text(this.#buffer.slice(start, end));
+      return true;
+    }
     const raw = this.#buffer.slice(start, end);
     if (!complete) {
       // A text run split across chunks is judged whole; hold it until its end arrives.
@@ -313,12 +342,24 @@ export class XmlTokenizer {
         text = decoded;
       }
     }
-    if (whole.indexOf(']]>') !== -1) {
+    // One-character searches are the fast ones; `]` is rare in text.
+    if (whole.indexOf(']') !== -1 && whole.indexOf(']]>') !== -1) {
       this.#fallback(whole + this.#buffer.slice(end));
       return false;
     }
     if (this.#events.capturing) this.#events.text(text);
     return true;
+  }
+
+  /** The buffer's text from `start` to `end` holds no `&`, CR or `]`: it is its own value and well-formed. */
+  #plain(start: number, end: number): boolean {
+    const buffer = this.#buffer;
+    if (this.#nextAmpersand < start) this.#nextAmpersand = indexOrLength(buffer, '&', start);
+    if (this.#nextAmpersand < end) return false;
+    if (this.#nextReturn < start) this.#nextReturn = indexOrLength(buffer, '\r', start);
+    if (this.#nextReturn < end) return false;
+    if (this.#nextBracket < start) this.#nextBracket = indexOrLength(buffer, ']', start);
+    return this.#nextBracket >= end;
   }
 
   #startTag(lt: number, events: XmlEvents): number {
@@ -330,7 +371,7 @@ export class XmlTokenizer {
     if (seen !== undefined) {
       for (const element of seen) {
         const end = lt + 1 + element.qname.length;
-        if (element.scope === this.#scope && buffer.charCodeAt(end) === Char.Greater && buffer.startsWith(element.qname, lt + 1)) {
+        if (element.scope === this.#scope && buffer.charCodeAt(end) === Char.Greater && matchesAt(buffer, lt + 1, element.qname)) {
           if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
           events.open(element.ns, element.local, NO_ATTRIBUTES);
           this.#stack.push(element);
@@ -464,7 +505,7 @@ export class XmlTokenizer {
     if (top === undefined) return FOREIGN;
     const nameEnd = lt + 2 + top.qname.length;
     if (nameEnd >= buffer.length) return INCOMPLETE;
-    if (!buffer.startsWith(top.qname, lt + 2)) return FOREIGN;
+    if (!matchesAt(buffer, lt + 2, top.qname)) return FOREIGN;
     let i = nameEnd;
     while (isSpace(buffer.charCodeAt(i))) i++;
     if (i >= buffer.length) return INCOMPLETE;
