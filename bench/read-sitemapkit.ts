@@ -6,10 +6,13 @@
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { parseSitemap } from '../src/read/parse.ts';
-import type { ParsedRecord, ParseOptions } from '../src/read/types.ts';
+import type * as sitemapkit from '../src/index.ts';
+import type { ParsedRecord, ParseOptions } from '../src/index.ts';
 import { fixtureDir, localPath, readFixtureMeta } from './read-common.ts';
 import { report } from './records.ts';
+
+// The package as it ships (dist/, built by `npm run bench`), like the writer's runner and like the peers from their dist.
+const { parseSitemap } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof sitemapkit;
 
 const dir = fixtureDir();
 const meta = readFixtureMeta(dir);

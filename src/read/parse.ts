@@ -10,7 +10,7 @@ import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
-import { inventedReplacements, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { hasControlBytes, inventedReplacements, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { sitemapsInRobotsTxt } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -116,15 +116,16 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       return;
     }
     const { decoder } = sniffEncoding(head, this.report);
-    const text = decodeChunks(prepend(head, rest), decoder, this.report);
+    const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
+    const text = decodeChunks(prepend(head, rest), decoder, this.report, controls);
     const [first, textRest] = await peekText(text);
     const body = first.trimStart();
-    if (body.startsWith('<')) yield* this.#xml(prependText(first, textRest));
+    if (body.startsWith('<')) yield* this.#xml(prependText(first, textRest), controls);
     else if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
     else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });
   }
 
-  async *#xml(text: AsyncIterable<string>): AsyncGenerator<readonly ParsedEntry[]> {
+  async *#xml(text: AsyncIterable<string>, controls: ControlCheck): AsyncGenerator<readonly ParsedEntry[]> {
     let queue: ParsedEntry[] = [];
     const position = (): XmlPosition => tokenizer.position();
     const assembler = new SitemapAssembler({
@@ -148,7 +149,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       return batch;
     };
     for await (const chunk of text) {
-      tokenizer.write(chunk);
+      tokenizer.write(chunk, controls.checked);
       if (queue.length > 0) yield flush();
       if (assembler.stopped) return;
     }
@@ -320,7 +321,16 @@ async function* prependText(head: string, rest: AsyncIterator<string>): AsyncGen
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
 }
 
-async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, report: (d: Diagnostic) => void): AsyncGenerator<string> {
+/**
+ * For UTF-8, C0 control characters are looked for in the bytes, faster than the tokenizer can in
+ * the text; `checked` stays true while none was found. Decoding may run a chunk ahead of the
+ * tokenizer, so a find turns it off early, never late.
+ */
+interface ControlCheck {
+  checked: boolean;
+}
+
+async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, report: (d: Diagnostic) => void, controls?: ControlCheck): AsyncGenerator<string> {
   let invalid = false;
   // The last two bytes of the previous chunk: a literal U+FFFD (EF BF BD) may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
@@ -333,6 +343,7 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: Instance
     carried = chunk.length >= 2 ? chunk.subarray(chunk.length - 2) : concat([carried, chunk], carried.length + chunk.length).slice(-2);
   };
   for await (const chunk of bytes) {
+    if (controls?.checked === true && hasControlBytes(chunk)) controls.checked = false;
     const text = decoder.decode(chunk, { stream: true });
     check(chunk, text);
     if (text !== '') yield text;
