@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+test('a reader that closes the pipe early (`| head -1`) ends the CLI quietly, not with an EPIPE trace', async () => {
+  const urls = Array.from({ length: 200_000 }, (_, i) => `<url><loc>https://www.example.com/p/${i}</loc></url>`).join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-bin-'));
+  const file = join(dir, 'sitemap.xml.gz');
+  writeFileSync(file, gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`));
+  const bin = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'parse', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const first = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0] ?? '')));
+  child.stdout.destroy();
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(first, 'https://www.example.com/p/0');
+  assert.equal(code, 0);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+});
