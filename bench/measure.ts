@@ -1,5 +1,6 @@
 /** What the bench drivers share: one run per child process (so peak RSS is its own), best of N, and the printed rows. */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The flags sitemapkit's CLI runs with (see src/bin.ts); given to every tool alike. */
@@ -13,9 +14,14 @@ export interface Run {
   maxRssMiB: number;
 }
 
-/** Runs a bench script (relative to bench/) in its own Node process; it prints its Run as the last line. */
+/**
+ * Runs a bench script (`./name.ts`, relative to bench/) in its own Node process; it prints its Run as
+ * the last line. The script runs compiled (`npm run bench` emits bench/ into .bench/): a .ts entry
+ * point would load Node's type-stripping loader, about 16 MiB of RSS that no user of either tool pays.
+ */
 export function measure(script: string, args: readonly string[]): Run {
-  const path = fileURLToPath(new URL(script, import.meta.url));
+  const path = fileURLToPath(new URL(`../.bench/bench/${script.replace(/^\.\//, '').replace(/\.ts$/, '.js')}`, import.meta.url));
+  if (!existsSync(path)) throw new Error(`${path} is missing: run the bench through npm (npm run bench or bench:read), which compiles it`);
   const out = execFileSync(process.execPath, [...NODE_FLAGS, path, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Run;
 }

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type * as sitemapkit from '../src/index.ts';
 import type { ParsedRecord, ParseOptions } from '../src/index.ts';
 import { fixtureDir, localPath, readFixtureMeta } from './read-common.ts';
-import { report } from './records.ts';
+import { PACKAGE, report } from './records.ts';
 
-// The package as it ships (dist/, built by `npm run bench`), like the writer's runner and like the peers from their dist.
-const { parseSitemap } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof sitemapkit;
+// The package as it ships (dist/, by its own name), like the writer's runner and like the peers from their dist.
+const { parseSitemap } = (await import(PACKAGE)) as typeof sitemapkit;
 
 const dir = fixtureDir();
 const meta = readFixtureMeta(dir);

@@ -18,6 +18,12 @@ export function* syntheticRecords(count: number): Generator<BenchRecord> {
   }
 }
 
+/**
+ * The runners import sitemapkit by its package name, which resolves to dist/ through package.json's
+ * `exports`. A variable, so typechecking (which runs before any build) takes the types from src/.
+ */
+export const PACKAGE: string = 'sitemapkit';
+
 export function report(tool: string, urls: number, started: bigint): void {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const maxRssMiB = process.resourceUsage().maxRSS / 1024;

@@ -3,11 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as sitemapkit from '../src/index.ts';
-import { report, syntheticRecords } from './records.ts';
+import { PACKAGE, report, syntheticRecords } from './records.ts';
 
-// The package as it ships (dist/, built by `npm run bench`), like sitemap.js from its own dist: loading
-// sitemapkit's .ts sources through Node's type stripping would add ~30 MiB of loader RSS no user pays.
-const { writeSitemaps } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof sitemapkit;
+// The package as it ships (dist/, by its own name), like sitemap.js from its own dist.
+const { writeSitemaps } = (await import(PACKAGE)) as typeof sitemapkit;
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const outDir = await mkdtemp(join(tmpdir(), 'sitemapkit-bench-'));
