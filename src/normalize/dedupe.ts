@@ -18,6 +18,15 @@ const DEFAULT_BUCKETS = 1 << 18;
 /** How far an insert may push fingerprints around before the table counts as full. */
 const MAX_KICKS = 128;
 
+/** The most keys `addAll` hashes before it touches their buckets. */
+export const FILTER_BATCH = 64;
+
+/** What `addAll` says of each key. */
+export const SEEN = 0;
+export const NEW = 1;
+/** New, and adding it made the table forget an old fingerprint (the first time: see `forgotten`). */
+export const NEW_TABLE_FULL = 2;
+
 /** murmur3's finalizer: every input bit affects every output bit. */
 function fmix(h: number): number {
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
@@ -37,6 +46,13 @@ export class DuplicateFilter {
   #forgotten = 0;
   /** Picks the slot to displace; a counter keeps the output deterministic. */
   #victim = 0;
+  /** The last key's fingerprint, from `#hash`. */
+  #hi = 0;
+  #lo = 0;
+  readonly #batchHi = new Uint32Array(FILTER_BATCH);
+  readonly #batchLo = new Uint32Array(FILTER_BATCH);
+  /** Where the bucket reads of a batch go, so they are not optimized away. */
+  #touched = 0;
 
   constructor(buckets = DEFAULT_BUCKETS) {
     const count = 1 << Math.ceil(Math.log2(Math.max(2, buckets)));
@@ -57,39 +73,86 @@ export class DuplicateFilter {
 
   /** Adds the key; returns false when it was seen before. */
   add(key: string): boolean {
-    // Two murmur3-style 32-bit hashes with different seeds, over two UTF-16 units per round.
-    let h1 = 0x811c9dc5;
-    let h2 = 0x9747b28c;
-    const pairs = key.length & ~1;
-    for (let i = 0; i < pairs; i += 2) {
-      const k = Math.imul(key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16), 0xcc9e2d51);
-      const mixed = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-      h1 ^= mixed;
-      h1 = Math.imul((h1 << 13) | (h1 >>> 19), 5) + 0xe6546b64;
-      h2 += mixed ^ (h2 >>> 7);
-      h2 = Math.imul(h2, 0x5bd1e995);
-    }
-    if (pairs !== key.length) {
-      const k = Math.imul(key.charCodeAt(pairs), 0xcc9e2d51);
-      h1 ^= Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-      h2 ^= k;
-    }
-    h1 = fmix(h1 ^ key.length);
-    h2 = fmix(h2 ^ key.length ^ 0x3c6ef372);
-    // 0/0 marks an empty slot, so nudge the one fingerprint that would look like it.
-    if (h1 === EMPTY && h2 === EMPTY) h2 = 1;
-    return this.#add(h1, h2);
+    this.#hash(key);
+    return this.#add(this.#hi, this.#lo) !== SEEN;
   }
 
-  #add(hi: number, lo: number): boolean {
+  /**
+   * Adds `keys[0..count)` in order, as `add` would one by one, and writes SEEN, NEW or NEW_TABLE_FULL
+   * for each into `results`. Faster than `add` for large tables: all the keys are hashed first and
+   * their buckets read back to back, so their cache misses overlap instead of coming one at a time.
+   */
+  addAll(keys: readonly string[], count: number, results: Uint8Array): void {
+    const his = this.#batchHi;
+    const los = this.#batchLo;
+    const table = this.#table;
+    for (let start = 0; start < count; start += FILTER_BATCH) {
+      const end = Math.min(count, start + FILTER_BATCH);
+      for (let i = start; i < end; i++) {
+        this.#hash(keys[i] ?? '');
+        his[i - start] = this.#hi;
+        los[i - start] = this.#lo;
+      }
+      let touched = this.#touched;
+      for (let i = 0; i < end - start; i++) touched ^= table[((his[i] ?? 0) & this.#mask) * WORDS_PER_BUCKET] ?? 0;
+      this.#touched = touched;
+      for (let i = start; i < end; i++) {
+        const forgotten = this.#forgotten;
+        const result = this.#add(his[i - start] ?? 0, los[i - start] ?? 0);
+        results[i] = result === NEW && forgotten === 0 && this.#forgotten > 0 ? NEW_TABLE_FULL : result;
+      }
+    }
+  }
+
+  /**
+   * Two 32-bit hashes, murmur3 and a cheaper multiply-xor chain, each over all the key's 32-bit words
+   * (two UTF-16 units). Each hash runs two lanes, even and odd words, whose steps do not wait on each
+   * other, and joins them at the end: about 1.5× the speed of one lane. Every word reaches both hashes.
+   */
+  #hash(key: string): void {
+    let evenA = 0x811c9dc5;
+    let oddA = 0x2f1b3c4d;
+    let evenB = 0x9747b28c;
+    let oddB = 0x5a17e3c1;
+    const length = key.length;
+    const quads = length & ~3;
+    let i = 0;
+    for (; i < quads; i += 4) {
+      const even = mixWord(key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16));
+      const odd = mixWord(key.charCodeAt(i + 2) | (key.charCodeAt(i + 3) << 16));
+      evenA ^= even;
+      evenA = Math.imul((evenA << 13) | (evenA >>> 19), 5) + 0xe6546b64;
+      oddA ^= odd;
+      oddA = Math.imul((oddA << 13) | (oddA >>> 19), 5) + 0xe6546b64;
+      evenB += even ^ (evenB >>> 7);
+      evenB = Math.imul(evenB, 0x5bd1e995);
+      oddB += odd ^ (oddB >>> 7);
+      oddB = Math.imul(oddB, 0x5bd1e995);
+    }
+    for (; i < length; i++) {
+      const unit = mixWord(key.charCodeAt(i));
+      evenA ^= unit;
+      evenA = Math.imul((evenA << 13) | (evenA >>> 19), 5) + 0xe6546b64;
+      evenB += unit ^ (evenB >>> 7);
+      evenB = Math.imul(evenB, 0x5bd1e995);
+    }
+    let hi = fmix(evenA ^ Math.imul(fmix(oddA), 0x27d4eb2f) ^ length);
+    const lo = fmix(evenB ^ Math.imul(fmix(oddB), 0x165667b1) ^ length ^ 0x3c6ef372);
+    // 0/0 marks an empty slot, so nudge the one fingerprint that would look like it.
+    if (hi === EMPTY && lo === EMPTY) hi = 1;
+    this.#hi = hi;
+    this.#lo = lo;
+  }
+
+  #add(hi: number, lo: number): number {
     const table = this.#table;
     const first = (hi & this.#mask) * WORDS_PER_BUCKET;
     const firstFree = this.#find(first, hi, lo);
-    if (firstFree === -1) return false;
+    if (firstFree === -1) return SEEN;
     if (firstFree < WORDS_PER_BUCKET) return this.#put(first + firstFree, hi, lo);
     const second = (lo & this.#mask) * WORDS_PER_BUCKET;
     const secondFree = this.#find(second, hi, lo);
-    if (secondFree === -1) return false;
+    if (secondFree === -1) return SEEN;
     if (secondFree < WORDS_PER_BUCKET) return this.#put(second + secondFree, hi, lo);
     // Both buckets full: take a slot in the first and move its fingerprint to its other bucket, and so on.
     this.#size++;
@@ -104,7 +167,7 @@ export class DuplicateFilter {
       if (kicks === MAX_KICKS || this.#forgotten > 0) {
         this.#forgotten++;
         this.#size--;
-        return true;
+        return NEW;
       }
       hi = movedHi;
       lo = movedLo;
@@ -114,7 +177,7 @@ export class DuplicateFilter {
       if (free >= 0 && free < WORDS_PER_BUCKET) {
         table[bucket + free] = hi;
         table[bucket + free + 1] = lo;
-        return true;
+        return NEW;
       }
     }
   }
@@ -131,10 +194,16 @@ export class DuplicateFilter {
     return WORDS_PER_BUCKET;
   }
 
-  #put(slot: number, hi: number, lo: number): boolean {
+  #put(slot: number, hi: number, lo: number): number {
     this.#table[slot] = hi;
     this.#table[slot + 1] = lo;
     this.#size++;
-    return true;
+    return NEW;
   }
+}
+
+/** murmur3's per-word mix. */
+function mixWord(word: number): number {
+  const k = Math.imul(word, 0xcc9e2d51);
+  return Math.imul((k << 15) | (k >>> 17), 0x1b873593);
 }

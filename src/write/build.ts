@@ -5,8 +5,8 @@
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import type { SitemapIndexEntry } from '../model/record.ts';
-import { DuplicateFilter } from '../normalize/dedupe.ts';
-import { RecordNormalizer } from '../normalize/record.ts';
+import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from '../normalize/dedupe.ts';
+import { RecordNormalizer, type NormalizedEntry } from '../normalize/record.ts';
 import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
 import { mayHaveNonAscii, namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
@@ -124,7 +124,6 @@ export async function buildSitemaps(
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
   let failed = false;
-  let reportedFilterFull = false;
   const report = (diagnostic: Diagnostic): void => {
     if (options.source !== undefined) diagnostic.file = options.source;
     const key = `${diagnostic.rule}:${diagnostic.level}`;
@@ -133,7 +132,9 @@ export async function buildSitemaps(
     if (diagnostic.level === 'error' && strict) failed = true;
     options.onDiagnostic?.(diagnostic);
   };
-  const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, report);
+  /** Findings of the batch being normalized, reported in input order once the batch is taken (see takeBatch). */
+  const heldFindings: Diagnostic[] = [];
+  const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, (diagnostic) => heldFindings.push(diagnostic));
   const seen = new DuplicateFilter();
   const builder = new PartBuilder({ maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP }, stylesheet);
 
@@ -174,61 +175,89 @@ export async function buildSitemaps(
     return chunk === undefined ? undefined : writer.write(chunk);
   };
 
-  /** Takes one item; returns a promise only when a file closes or the sink asks to wait, so the common path stays synchronous. */
-  const take = (item: SourceItem): Promise<void> | undefined => {
-    summary.records++;
-    if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
-    if ('diagnostic' in item) {
-      report(item.diagnostic);
-      summary.dropped++;
-      return undefined;
-    }
-    const entry = normalizer.normalize(item.record, item.line);
-    if (entry === undefined) {
-      summary.dropped++;
-      return undefined;
-    }
-    const { record } = entry;
-    if (!seen.add(record.loc)) {
-      report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line: item.line, url: record.loc });
-      summary.duplicates++;
-      summary.dropped++;
-      return undefined;
-    }
-    if (seen.forgotten > 0 && !reportedFilterFull) {
-      reportedFilterFull = true;
-      report({ rule: 'R25', level: 'info', message: `over ${seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line: item.line });
-    }
-    if (failed) return undefined; // a strict run that already failed only collects findings
+  /** Writes a new URL's entry; returns a promise only when a file closes or the sink asks to wait, so the common path stays synchronous. */
+  const place = ({ record, lastmodEpoch }: NormalizedEntry, line: number): Promise<void> | undefined => {
     const xml = serializeRecord(record);
     const bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
     const nsBits = namespacesOf(record);
     const hasNews = record.news !== undefined;
-    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch)) return added();
+    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, lastmodEpoch)) return added();
     if (!builder.fitsAlone(bytes, nsBits)) {
-      report({ rule: 'R3', level: 'error', message: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line: item.line, url: record.loc });
+      report({ rule: 'R3', level: 'error', message: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc });
       summary.dropped++;
       return undefined;
     }
     return closePart().then(() => {
-      builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, entry.lastmodEpoch);
+      builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, lastmodEpoch);
       return added();
     });
   };
 
+  /*
+   * Items are taken in batches so the duplicate filter sees all their URLs at once and overlaps its
+   * memory reads (DuplicateFilter.addAll). A batch is normalized first, its findings held with their
+   * record, then each record in turn gets its findings reported, its duplicate check and its place
+   * in a file: the findings come out in input order, as one by one.
+   */
+  const batch: SourceItem[] = [];
+  const entries: (NormalizedEntry | undefined)[] = [];
+  const locs: string[] = [];
+  const verdicts = new Uint8Array(FILTER_BATCH);
+  const heldUntil: number[] = [];
+  const takeBatch = async (): Promise<void> => {
+    let urls = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i] as SourceItem;
+      let entry: NormalizedEntry | undefined;
+      if ('diagnostic' in item) heldFindings.push(item.diagnostic);
+      else entry = normalizer.normalize(item.record, item.line);
+      if (entry !== undefined) locs[urls++] = entry.record.loc;
+      entries[i] = entry;
+      heldUntil[i] = heldFindings.length;
+    }
+    seen.addAll(locs, urls, verdicts);
+    let released = 0;
+    let verdict = 0;
+    for (let i = 0; i < batch.length; i++) {
+      summary.records++;
+      if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
+      for (const until = heldUntil[i] ?? 0; released < until; released++) report(heldFindings[released] as Diagnostic);
+      const entry = entries[i];
+      if (entry === undefined) {
+        summary.dropped++;
+        continue;
+      }
+      const { line } = batch[i] as SourceItem;
+      const seenBefore = verdicts[verdict++];
+      if (seenBefore === SEEN) {
+        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc });
+        summary.duplicates++;
+        summary.dropped++;
+        continue;
+      }
+      if (seenBefore === NEW_TABLE_FULL) {
+        report({ rule: 'R25', level: 'info', message: `over ${seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
+      }
+      if (failed) continue; // a strict run that already failed only collects findings
+      const pending = place(entry, line);
+      if (pending !== undefined) await pending;
+    }
+    batch.length = 0;
+    heldFindings.length = 0;
+  };
+
   try {
     if (Symbol.iterator in items) {
-      // A sync source is walked without a microtask per record: only a returned promise is awaited.
+      // A sync source is walked without a microtask per record: only a full batch is awaited.
       for (const item of items) {
-        const pending = take(item);
-        if (pending !== undefined) await pending;
+        if (batch.push(item) === FILTER_BATCH) await takeBatch();
       }
     } else {
       for await (const item of items) {
-        const pending = take(item);
-        if (pending !== undefined) await pending;
+        if (batch.push(item) === FILTER_BATCH) await takeBatch();
       }
     }
+    await takeBatch();
     options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
 
     if (failed) {

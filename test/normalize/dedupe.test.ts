@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { DuplicateFilter } from '../../src/normalize/dedupe.ts';
+import { DuplicateFilter, FILTER_BATCH, NEW, NEW_TABLE_FULL, SEEN } from '../../src/normalize/dedupe.ts';
 
 test('agrees with a Set while the table has room', () => {
   const filter = new DuplicateFilter(1 << 16);
@@ -40,4 +40,37 @@ test('tells apart keys that differ in any one character, odd lengths and the emp
     }),
     { seed: 7, numRuns: 300 },
   );
+});
+
+test('addAll gives what add gives key by key: duplicates inside a batch, across batches and past the batch size', () => {
+  const keys = Array.from({ length: 1_000 }, (_, i) => `https://example.com/${(i * 37) % 700}`);
+  const one = new DuplicateFilter(1 << 10);
+  const expected = keys.map((key) => (one.add(key) ? NEW : SEEN));
+  const all = new DuplicateFilter(1 << 10);
+  const results = new Uint8Array(keys.length);
+  for (const [start, end] of [[0, 1], [1, 64], [64, 300], [300, 1_000]] as const) {
+    const slice = keys.slice(start, end);
+    const part = new Uint8Array(slice.length);
+    all.addAll(slice, slice.length, part);
+    results.set(part, start);
+  }
+  assert.deepEqual([...results], expected);
+  assert.equal(all.size, one.size);
+  assert.ok(expected.includes(SEEN) && expected.includes(NEW));
+  assert.ok(700 > FILTER_BATCH, 'the last call spans several internal batches');
+});
+
+test('addAll marks the first key that made a full table forget, once', () => {
+  const filter = new DuplicateFilter(8); // 64 slots
+  const keys = Array.from({ length: 500 }, (_, i) => `https://example.com/${i}`);
+  const results = new Uint8Array(keys.length);
+  filter.addAll(keys, keys.length, results);
+  const full = results.reduce<number[]>((at, result, i) => (result === NEW_TABLE_FULL ? [...at, i] : at), []);
+  assert.equal(full.length, 1);
+  assert.ok(filter.forgotten > 0);
+  assert.ok(results.every((result) => result !== SEEN), 'a new URL is never dropped');
+  // The table forgot nothing before the marked key: every key before it is still found.
+  const check = new DuplicateFilter(8);
+  for (const key of keys.slice(0, full[0])) check.add(key);
+  assert.equal(check.forgotten, 0);
 });
