@@ -127,6 +127,45 @@ export class SitemapAssembler implements XmlEvents {
     this.#text += text;
   }
 
+  /**
+   * The fields that make up nearly every entry (`<loc>`, `<lastmod>`…, `<image:loc>`), taken in one
+   * step. Only when nothing is to be reported: anything that would report goes the usual way, so
+   * findings and their positions are those of `open`, `text` and `close`.
+   */
+  leaf(ns: string, local: string, text: string): boolean {
+    const parent = this.#stack[this.#stack.length - 1];
+    if (parent === Role.Url || parent === Role.Sitemap) {
+      if (ns !== this.#coreNs && ns !== NS.sitemap) return false;
+      const index = coreUrlChild(local);
+      const bit = 1 << index;
+      // Unknown, repeated, out of order or after an extension: each has a finding.
+      if (index === -1 || this.#seenInUrl >= bit || this.#extensionSeenInUrl || (parent === Role.Sitemap && index > 1)) return false;
+      const value = trimmed(text);
+      // A <loc> that is trimmed or relative has a finding too.
+      if (index === 0 && (value.length !== text.length || !(value.startsWith('https://') || value.startsWith('http://')))) return false;
+      this.#seenInUrl |= bit;
+      if (parent === Role.Sitemap) {
+        const entry = this.#entry;
+        if (entry === undefined) return true;
+        if (index === 0) entry.loc = value;
+        else entry.lastmod = value;
+        return true;
+      }
+      const record = this.#record as ParsedRecord;
+      if (index === 0) record.loc = value;
+      else if (index === 1) {
+        if (value !== '') record.lastmod = value;
+      } else if (index === 2) record.changefreq = value;
+      else record.priority = value;
+      return true;
+    }
+    if (parent === Role.Image && ns === NS.image && IMAGE_FIELDS.has(local)) {
+      if (this.#image !== undefined) (this.#image as unknown as Record<string, string>)[local] = trimmed(text);
+      return true;
+    }
+    return false;
+  }
+
   close(): void {
     switch (this.#stack.pop()) {
       case Role.Field:

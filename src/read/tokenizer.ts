@@ -31,6 +31,12 @@ export interface XmlEvents {
   open(ns: string, local: string, attributes: readonly XmlAttribute[]): void;
   text(text: string): void;
   close(): void;
+  /**
+   * A whole element `<name>text</name>` with no attributes and nothing but text inside, `text`
+   * decoded (possibly ''). Returns true when it took the element exactly as `open`, `text` (if
+   * capturing) and `close` would have; false, having changed nothing, to get those events instead.
+   */
+  leaf(ns: string, local: string, text: string): boolean;
   /** A well-formedness error (R2); the reader recovers what it can after it. */
   malformed(message: string, position: XmlPosition): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
@@ -373,6 +379,8 @@ export class XmlTokenizer {
         const end = lt + 1 + element.qname.length;
         if (element.scope === this.#scope && buffer.charCodeAt(end) === Char.Greater && matchesAt(buffer, lt + 1, element.qname)) {
           if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+          const leafEnd = this.#leaf(element, end + 1, events);
+          if (leafEnd !== -1) return leafEnd;
           events.open(element.ns, element.local, NO_ATTRIBUTES);
           this.#stack.push(element);
           return end + 1;
@@ -485,6 +493,34 @@ export class XmlTokenizer {
       this.#scope = scope;
     }
     return i;
+  }
+
+  /**
+   * The element whose start tag ends at `start`, if it is `<name>text</name>` with the end tag right
+   * there (no space before its `>`) and text that is well-formed on sight (no CR, no `]`, only valid
+   * references): offered to the consumer in one event. Returns the end, or -1 for the usual path.
+   */
+  #leaf(element: OpenElement, start: number, events: XmlEvents): number {
+    const buffer = this.#buffer;
+    const lt = buffer.indexOf('<', start);
+    if (lt === -1 || buffer.charCodeAt(lt + 1) !== Char.Slash) return -1;
+    const qname = element.qname;
+    const gt = lt + 2 + qname.length;
+    if (buffer.charCodeAt(gt) !== Char.Greater || !matchesAt(buffer, lt + 2, qname)) return -1;
+    let text = '';
+    if (lt > start) {
+      if (this.#nextReturn < start) this.#nextReturn = indexOrLength(buffer, '\r', start);
+      if (this.#nextBracket < start) this.#nextBracket = indexOrLength(buffer, ']', start);
+      if (this.#nextReturn < lt || this.#nextBracket < lt) return -1;
+      text = buffer.slice(start, lt);
+      if (this.#nextAmpersand < start) this.#nextAmpersand = indexOrLength(buffer, '&', start);
+      if (this.#nextAmpersand < lt) {
+        const decoded = decodeEntities(text);
+        if (decoded === undefined) return -1;
+        text = decoded;
+      }
+    }
+    return events.leaf(element.ns, element.local, text) ? gt + 1 : -1;
   }
 
   /** An attribute-less element, resolved in the current scope and remembered for the fast path. */
