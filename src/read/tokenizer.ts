@@ -156,6 +156,12 @@ function decode(text: string, lenient: boolean): string | undefined {
   let out = '';
   let from = 0;
   for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', from)) {
+    // `&amp;` is nearly every reference there is (a URL's query string): no slice, no lookup.
+    if (text.startsWith('amp;', amp + 1)) {
+      out += text.slice(from, amp + 1);
+      from = amp + 5;
+      continue;
+    }
     const semicolon = text.indexOf(';', amp + 1);
     const reference = semicolon === -1 ? undefined : resolveReference(text.slice(amp + 1, semicolon));
     if (reference === undefined) {
