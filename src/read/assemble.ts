@@ -7,7 +7,7 @@
 import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
 import { NS } from '../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
-import type { XmlAttribute, XmlEvents, XmlPosition } from './tokenizer.ts';
+import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
@@ -22,6 +22,9 @@ const Owner = { Record: 0, Image: 1, Video: 2, News: 3, Publication: 4, Sitemap:
 type Owner = (typeof Owner)[keyof typeof Owner];
 
 const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
+/** What `entry` does with each part of an entry: a core field (its index in CORE_URL_CHILDREN), an image's start or end, an image field (its name), or nothing. */
+const Step = { Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6 } as const;
+type EntryPlan = ((typeof Step)[keyof typeof Step] | string)[];
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
@@ -141,8 +144,7 @@ export class SitemapAssembler implements XmlEvents {
       // Unknown, repeated, out of order or after an extension: each has a finding.
       if (index === -1 || this.#seenInUrl >= bit || this.#extensionSeenInUrl || (parent === Role.Sitemap && index > 1)) return false;
       const value = trimmed(text);
-      // A <loc> that is trimmed or relative has a finding too.
-      if (index === 0 && (value.length !== text.length || !(value.startsWith('https://') || value.startsWith('http://')))) return false;
+      if (index === 0 && !isPlainLoc(value, text)) return false;
       this.#seenInUrl |= bit;
       if (parent === Role.Sitemap) {
         const entry = this.#entry;
@@ -164,6 +166,113 @@ export class SitemapAssembler implements XmlEvents {
       return true;
     }
     return false;
+  }
+
+  get wantsEntries(): boolean {
+    return this.#stack.length === 1 && !this.stopped && (this.#kind === 'urlset' || this.#kind === 'sitemapindex');
+  }
+
+  /**
+   * A whole `<url>` or `<sitemap>` in one step, when it is the common shape: core fields once each
+   * and in order, then image groups. Declines (false, nothing changed) whatever would report, as
+   * `leaf` does, so findings always come from the usual events.
+   */
+  entry(name: XmlName, content: EntryContent): boolean {
+    if (name.ns !== this.#coreNs && name.ns !== NS.sitemap) return false;
+    const index = this.#kind === 'sitemapindex';
+    if (name.local !== (index ? 'sitemap' : 'url')) return false;
+    // The names in an entry's content repeat from entry to entry: what they mean is worked out once.
+    const plan = (content.memo ??= this.#plan(content, index)) as EntryPlan;
+    if (plan.length === 0) return false;
+    const entry = index ? this.#indexEntry(plan, content.texts, content.raws) : this.#urlEntry(plan, content.texts, content.raws);
+    if (entry === undefined) return false;
+    this.#entries++;
+    this.#options.emit(entry, this.#options.trackPositions ? this.#options.position() : undefined);
+    return true;
+  }
+
+  /** What each part of an entry's content is for, or an empty plan when its structure has a finding (unknown, repeated or misplaced fields, other extensions). */
+  #plan(content: EntryContent, index: boolean): EntryPlan {
+    const plan: EntryPlan = [];
+    let seen = 0;
+    let extension = false;
+    for (let i = 0; i < content.count; i++) {
+      const name = content.names[i] as XmlName;
+      switch (content.kinds[i]) {
+        case EntryPart.Leaf: {
+          if (name.ns !== this.#coreNs && name.ns !== NS.sitemap) return [];
+          const field = coreUrlChild(name.local);
+          const bit = 1 << field;
+          if (field === -1 || seen >= bit || extension || (index && field > 1)) return [];
+          seen |= bit;
+          plan.push(field as 0 | 1 | 2 | 3);
+          break;
+        }
+        case EntryPart.GroupStart:
+          if (index || name.ns !== NS.image || name.local !== 'image') return [];
+          extension = true;
+          plan.push(Step.ImageStart);
+          break;
+        case EntryPart.GroupLeaf:
+          // Other children of <image:image> are ignored without a word, as on the usual path.
+          plan.push(name.ns === NS.image && IMAGE_FIELDS.has(name.local) ? name.local : Step.Skip);
+          break;
+        default:
+          plan.push(Step.ImageEnd);
+      }
+    }
+    return plan;
+  }
+
+  #urlEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
+    const record: ParsedRecord = { loc: '' };
+    let image: ImageRecord | undefined;
+    for (let i = 0; i < plan.length; i++) {
+      const step = plan[i] as EntryPlan[number];
+      const text = texts[i] as string;
+      switch (step) {
+        case Step.Loc:
+          if (!isPlainLocAsWritten(raws[i] as string)) return undefined;
+          record.loc = text;
+          break;
+        case Step.Lastmod: {
+          const value = trimmedAsWritten(text, raws[i] as string);
+          if (value !== '') record.lastmod = value;
+          break;
+        }
+        case Step.Changefreq:
+          record.changefreq = trimmedAsWritten(text, raws[i] as string);
+          break;
+        case Step.Priority:
+          record.priority = trimmedAsWritten(text, raws[i] as string);
+          break;
+        case Step.ImageStart:
+          image = { loc: '' };
+          break;
+        case Step.ImageEnd:
+          if ((image as ImageRecord).loc === '') return undefined;
+          (record.images ??= []).push(image as ImageRecord);
+          break;
+        case Step.Skip:
+          break;
+        default:
+          (image as unknown as Record<string, string>)[step] = trimmedAsWritten(text, raws[i] as string);
+      }
+    }
+    return record.loc === '' ? undefined : record;
+  }
+
+  #indexEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): SitemapIndexEntry | undefined {
+    const entry: SitemapIndexEntry = { loc: '' };
+    for (let i = 0; i < plan.length; i++) {
+      const text = texts[i] as string;
+      const raw = raws[i] as string;
+      if (plan[i] === Step.Loc) {
+        if (!isPlainLocAsWritten(raw)) return undefined;
+        entry.loc = text;
+      } else entry.lastmod = trimmedAsWritten(text, raw);
+    }
+    return entry.loc === '' ? undefined : entry;
   }
 
   close(): void {
@@ -508,6 +617,31 @@ function coreUrlChild(local: string): number {
 function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
   for (const attribute of attributes) if (attribute.ns === '' && attribute.local === local) return attribute.value;
   return undefined;
+}
+
+/** A `<loc>` with no finding: absolute http(s), nothing trimmed (a trimmed or relative one is reported, R8). */
+const isPlainLoc = (value: string, raw: string): boolean => value.length === raw.length && (value.startsWith('https://') || value.startsWith('http://'));
+
+const isVisibleAscii = (c: number): boolean => c > 32 && c < 127;
+
+/** `trimmed(text)`, told from `raw` (the text as written) when its ends are no reference: `text` may be a rope, and reading it would flatten it. */
+function trimmedAsWritten(text: string, raw: string): string {
+  const first = raw.charCodeAt(0);
+  const last = raw.charCodeAt(raw.length - 1);
+  return isVisibleAscii(first) && first !== 38 /* & */ && isVisibleAscii(last) && last !== 59 /* ; */ ? text : trimmed(text);
+}
+
+/**
+ * `isPlainLoc(trimmed(text), text)` for a `<loc>` whose text as written is `raw`: it starts with a
+ * literal `http://` or `https://` and ends with a visible character that ends no reference. (One
+ * that only decodes to such a URL goes the usual way, which says the same.)
+ */
+function isPlainLocAsWritten(raw: string): boolean {
+  const last = raw.charCodeAt(raw.length - 1);
+  if (!isVisibleAscii(last) || last === 59 /* ; */) return false;
+  if (raw.charCodeAt(0) !== 104 || raw.charCodeAt(1) !== 116 || raw.charCodeAt(2) !== 116 || raw.charCodeAt(3) !== 112) return false;
+  const s = raw.charCodeAt(4) === 115 ? 1 : 0;
+  return raw.charCodeAt(4 + s) === 58 && raw.charCodeAt(5 + s) === 47 && raw.charCodeAt(6 + s) === 47;
 }
 
 /** `text.trim()`, skipped when the ends are visible ASCII (trim would flatten a decoded value for nothing). */

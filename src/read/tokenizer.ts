@@ -20,6 +20,41 @@ export interface XmlAttribute {
   value: string;
 }
 
+export interface XmlName {
+  /** Namespace URI, '' for none. */
+  readonly ns: string;
+  readonly local: string;
+}
+
+/** What `EntryContent.kinds[i]` says of `names[i]`: a leaf of the entry, the start or end of a group, or a leaf of that group. */
+export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3 } as const;
+export type EntryPart = (typeof EntryPart)[keyof typeof EntryPart];
+
+/** The content of one entry, in document order; reused from entry to entry, so read it during the call. */
+export class EntryContent {
+  count = 0;
+  readonly kinds: EntryPart[] = [];
+  readonly names: XmlName[] = [];
+  /** The decoded text of a leaf; '' for a group's start and end. */
+  readonly texts: string[] = [];
+  /**
+   * The same text as written, references not decoded (or the decoded text itself). A decoded text
+   * may be a rope, which reading a character of flattens; its first and last characters can be
+   * told from these unless a reference is there.
+   */
+  readonly raws: string[] = [];
+  /** The consumer's own reading of `kinds` and `names`, kept for as long as they stay the same. */
+  memo: unknown = undefined;
+
+  push(kind: EntryPart, name: XmlName, text: string): void {
+    const i = this.count++;
+    this.kinds[i] = kind;
+    this.names[i] = name;
+    this.texts[i] = text;
+    this.raws[i] = text;
+  }
+}
+
 export interface XmlPosition {
   line: number;
   column: number;
@@ -37,6 +72,15 @@ export interface XmlEvents {
    * capturing) and `close` would have; false, having changed nothing, to get those events instead.
    */
   leaf(ns: string, local: string, text: string): boolean;
+  /** True while a child of the root may be offered whole through `entry`. */
+  readonly wantsEntries: boolean;
+  /**
+   * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
+   * `<field>text</field>` and groups of them, with whitespace between: `content` lists them in
+   * document order, texts decoded. Returns true when it took the element exactly as the `open`,
+   * `text` and `close` events would have; false, having changed nothing, to get those instead.
+   */
+  entry(name: XmlName, content: EntryContent): boolean;
   /** A well-formedness error (R2); the reader recovers what it can after it. */
   malformed(message: string, position: XmlPosition): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
@@ -69,6 +113,18 @@ interface Scope {
   readonly parent: Scope | undefined;
 }
 
+/** An entry's markup as it was, texts left out: `markup[0]` text `markup[1]` … text `markup[n]`. */
+interface EntryTemplate {
+  readonly element: OpenElement;
+  /** The entry's content with every text to be filled in, at `textSlots`. */
+  readonly content: EntryContent;
+  /** The markup, literally, with a capture for each text between (sticky). */
+  readonly pattern: RegExp;
+  readonly textSlots: readonly number[];
+  /** Entries taken with it, to try the commonest first. */
+  hits: number;
+}
+
 interface OpenElement {
   readonly qname: string;
   /** The raw start tag, replayed to saxes if it takes over. */
@@ -78,6 +134,15 @@ interface OpenElement {
   readonly local: string;
 }
 
+/** The shapes of entry remembered: a urlset has one or two (with and without an image), rarely more. */
+const MAX_ENTRY_TEMPLATES = 4;
+/** Templates stay in use while they take this many entries for each one scanned, after the first few. */
+const TEMPLATE_MIN_HITS_PER_SCAN = 8;
+const TEMPLATE_WARMUP = 64;
+const TEMPLATE_TEXT = '([^<\\r\\]]*)';
+const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** The longest pause between tries of the whole-entry path after it was declined. */
+const MAX_ENTRY_SKIPS = 256;
 /** Distinct element names a sitemap uses are few: slots keyed by a name's first two characters, a few names each. */
 const INTERNED_SLOTS = 256;
 const INTERNED_PER_SLOT = 4;
@@ -205,6 +270,16 @@ export class XmlTokenizer {
   #scope: Scope = ROOT_SCOPE;
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
+  readonly #entryContent = new EntryContent();
+  /** Where each leaf's text starts and ends in the entry `#scanEntry` saw last. */
+  readonly #leafBounds: number[] = [];
+  readonly #entryTemplates: EntryTemplate[] = [];
+  /** Entries taken by a template, and entries scanned tag by tag (each teaching a template). */
+  #templateHits = 0;
+  #entryScans = 0;
+  /** Consecutive children of the root `entry` declined, and how many to skip before trying again. */
+  #entryMisses = 0;
+  #entrySkips = 0;
   #atDocumentStart = true;
   #pendingText = '';
   // Where the next `&`, CR and `]` are in the buffer (its length when there is none): text that holds
@@ -378,21 +453,29 @@ export class XmlTokenizer {
     const buffer = this.#buffer;
     if (this.#rootClosed) return FOREIGN;
     // The common case, `<name>` seen before in this scope: matched in place, no slice, no lookup, no allocation.
-    const slot = internSlot(buffer.charCodeAt(lt + 1), buffer.charCodeAt(lt + 2));
-    const seen = this.#internedNames[slot];
-    if (seen !== undefined) {
-      for (const element of seen) {
-        const end = lt + 1 + element.qname.length;
-        if (element.scope === this.#scope && buffer.charCodeAt(end) === Char.Greater && matchesAt(buffer, lt + 1, element.qname)) {
-          if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
-          const leafEnd = this.#leaf(element, end + 1, events);
-          if (leafEnd !== -1) return leafEnd;
-          events.open(element.ns, element.local, NO_ATTRIBUTES);
-          this.#stack.push(element);
-          return end + 1;
+    const known = this.#seen(lt);
+    if (known !== undefined) {
+      if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+      const end = lt + 2 + known.qname.length;
+      if (this.#stack.length === 1 && events.wantsEntries) {
+        if (this.#entrySkips > 0) this.#entrySkips--;
+        else {
+          const entryEnd = this.#entry(known, lt, events);
+          if (entryEnd !== -1) {
+            this.#entryMisses = 0;
+            return entryEnd;
+          }
+          // Entries this path cannot take tend to come in runs: back off, so they cost little more than the usual path.
+          this.#entrySkips = Math.min(2 ** this.#entryMisses++ - 1, MAX_ENTRY_SKIPS);
         }
       }
+      const leafEnd = this.#leaf(known, end, events);
+      if (leafEnd !== -1) return leafEnd;
+      events.open(known.ns, known.local, NO_ATTRIBUTES);
+      this.#stack.push(known);
+      return end;
     }
+    const slot = internSlot(buffer.charCodeAt(lt + 1), buffer.charCodeAt(lt + 2));
     let i = lt + 1;
     if (!isNameStart(buffer.charCodeAt(i))) return i >= buffer.length ? INCOMPLETE : FOREIGN;
     while (isNameChar(buffer.charCodeAt(i))) i++;
@@ -501,6 +584,17 @@ export class XmlTokenizer {
     return i;
   }
 
+  /** The attribute-less start tag `<name>` at `lt`, if that name was seen before in this scope. */
+  #seen(lt: number): OpenElement | undefined {
+    const buffer = this.#buffer;
+    const seen = this.#internedNames[internSlot(buffer.charCodeAt(lt + 1), buffer.charCodeAt(lt + 2))];
+    if (seen === undefined) return undefined;
+    for (const element of seen) {
+      if (element.scope === this.#scope && buffer.charCodeAt(lt + 1 + element.qname.length) === Char.Greater && matchesAt(buffer, lt + 1, element.qname)) return element;
+    }
+    return undefined;
+  }
+
   /**
    * The element whose start tag ends at `start`, if it is `<name>text</name>` with the end tag right
    * there (no space before its `>`) and text that is well-formed on sight (no CR, no `]`, only valid
@@ -509,24 +603,194 @@ export class XmlTokenizer {
   #leaf(element: OpenElement, start: number, events: XmlEvents): number {
     const buffer = this.#buffer;
     const lt = buffer.indexOf('<', start);
-    if (lt === -1 || buffer.charCodeAt(lt + 1) !== Char.Slash) return -1;
+    if (lt === -1) return -1;
+    const text = this.#leafText(element, start, lt);
+    if (text === undefined) return -1;
+    return events.leaf(element.ns, element.local, text) ? lt + 3 + element.qname.length : -1;
+  }
+
+  /** The decoded text from `start` to `lt` if `lt` starts the end tag of `element` and the text is well-formed on sight. */
+  #leafText(element: OpenElement, start: number, lt: number): string | undefined {
+    const buffer = this.#buffer;
     const qname = element.qname;
-    const gt = lt + 2 + qname.length;
-    if (buffer.charCodeAt(gt) !== Char.Greater || !matchesAt(buffer, lt + 2, qname)) return -1;
-    let text = '';
-    if (lt > start) {
-      if (this.#nextReturn < start) this.#nextReturn = indexOrLength(buffer, '\r', start);
-      if (this.#nextBracket < start) this.#nextBracket = indexOrLength(buffer, ']', start);
-      if (this.#nextReturn < lt || this.#nextBracket < lt) return -1;
-      text = buffer.slice(start, lt);
-      if (this.#nextAmpersand < start) this.#nextAmpersand = indexOrLength(buffer, '&', start);
-      if (this.#nextAmpersand < lt) {
+    if (buffer.charCodeAt(lt + 1) !== Char.Slash || buffer.charCodeAt(lt + 2 + qname.length) !== Char.Greater || !matchesAt(buffer, lt + 2, qname)) return undefined;
+    return this.#plainText(start, lt);
+  }
+
+  /** The text from `start` to `end` (no `<` in it) decoded, if it is well-formed on sight: no CR, no `]`, only valid references. */
+  #plainText(start: number, end: number): string | undefined {
+    if (end === start) return '';
+    const buffer = this.#buffer;
+    if (this.#nextReturn < start) this.#nextReturn = indexOrLength(buffer, '\r', start);
+    if (this.#nextBracket < start) this.#nextBracket = indexOrLength(buffer, ']', start);
+    if (this.#nextReturn < end || this.#nextBracket < end) return undefined;
+    const text = buffer.slice(start, end);
+    if (this.#nextAmpersand < start) this.#nextAmpersand = indexOrLength(buffer, '&', start);
+    return this.#nextAmpersand < end ? decodeEntities(text) : text;
+  }
+
+  /**
+   * A whole child of the root starting at `lt`, offered to the consumer in one event: returns its
+   * end, or -1 (nothing taken) for the usual path. Generated sitemaps repeat one or two shapes of
+   * entry, so the markup of each shape is learnt once and later entries are matched against it
+   * literally, a few native compares instead of tag after tag.
+   */
+  #entry(element: OpenElement, lt: number, events: XmlEvents): number {
+    // Entries that keep changing shape miss every template and are scanned twice: then the usual path serves.
+    if (this.#templateHits + TEMPLATE_WARMUP < this.#entryScans * TEMPLATE_MIN_HITS_PER_SCAN) return -1;
+    const end = this.#templateEntries(element, lt, events);
+    if (end !== lt) return end;
+    this.#entryScans++;
+    const scanned = this.#scanEntry(element, lt + 2 + element.qname.length);
+    if (scanned === -1 || !events.entry(element, this.#entryContent)) {
+      // The scan looked ahead of where reading resumes: what it found next holds only from there on.
+      this.#nextAmpersand = -1;
+      this.#nextReturn = -1;
+      this.#nextBracket = -1;
+      return -1;
+    }
+    this.#learnTemplate(element, lt, scanned);
+    return this.#templateEntries(element, scanned, events);
+  }
+
+  /**
+   * Entries from `at` on, while each has the markup of a template: returns the end of the last
+   * one taken, or `at`. The whitespace between them (space, tab, LF) has nothing to report.
+   */
+  #templateEntries(element: OpenElement, at: number, events: XmlEvents): number {
+    const buffer = this.#buffer;
+    const templates = this.#entryTemplates;
+    let taken = at;
+    let p = at;
+    next: for (;;) {
+      for (let k = 0; k < templates.length; k++) {
+        const template = templates[k] as EntryTemplate;
+        if (template.element !== element) continue;
+        const end = this.#matchTemplate(template, p);
+        if (end === -1) continue;
+        if (!events.entry(element, template.content)) return taken;
+        // The commoner shapes are tried first.
+        template.hits++;
+        this.#templateHits++;
+        if (k > 0) {
+          const before = templates[k - 1] as EntryTemplate;
+          if (before.hits < template.hits) {
+            templates[k - 1] = template;
+            templates[k] = before;
+          }
+        }
+        taken = end;
+        p = end;
+        let c = buffer.charCodeAt(p);
+        while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
+        continue next;
+      }
+      return taken;
+    }
+  }
+
+  /** The entry at `lt` if it has the template's markup exactly, its texts (well-formed on sight) put in the template's content. */
+  #matchTemplate(template: EntryTemplate, lt: number): number {
+    const { pattern, textSlots } = template;
+    pattern.lastIndex = lt;
+    const match = pattern.exec(this.#buffer);
+    if (match === null) return -1;
+    const end = pattern.lastIndex;
+    const { texts, raws } = template.content;
+    // The pattern keeps out `<`, CR and `]`; references are what is left to check, and seldom there.
+    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(this.#buffer, '&', lt);
+    const references = this.#nextAmpersand < end;
+    for (let i = 0; i < textSlots.length; i++) {
+      const text = match[i + 1] as string;
+      const slot = textSlots[i] as number;
+      raws[slot] = text;
+      if (references && text.indexOf('&') !== -1) {
         const decoded = decodeEntities(text);
         if (decoded === undefined) return -1;
-        text = decoded;
-      }
+        texts[slot] = decoded;
+      } else texts[slot] = text;
     }
-    return events.leaf(element.ns, element.local, text) ? gt + 1 : -1;
+    return end;
+  }
+
+  /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf left out. */
+  #learnTemplate(element: OpenElement, lt: number, end: number): void {
+    const buffer = this.#buffer;
+    const scanned = this.#entryContent;
+    const bounds = this.#leafBounds;
+    const content = new EntryContent();
+    const textSlots: number[] = [];
+    const markup: string[] = [];
+    let from = lt;
+    for (let i = 0, leaf = 0; i < scanned.count; i++) {
+      const kind = scanned.kinds[i] as EntryPart;
+      content.push(kind, scanned.names[i] as XmlName, '');
+      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf) continue;
+      markup.push(buffer.slice(from, bounds[2 * leaf]));
+      from = bounds[2 * leaf + 1] as number;
+      textSlots.push(i);
+      leaf++;
+    }
+    if (textSlots.length === 0) return;
+    markup.push(buffer.slice(from, end));
+    // Flat copies: slices would keep the whole chunk alive.
+    // Markup matched literally; each text anything but markup, a CR or a `]` (what would need more than a look).
+    const pattern = new RegExp(markup.map(escapeRegExp).join(TEMPLATE_TEXT), 'y');
+    const template: EntryTemplate = { element, content, pattern, textSlots, hits: 0 };
+    // The least used makes room.
+    if (this.#entryTemplates.length >= MAX_ENTRY_TEMPLATES) this.#entryTemplates.pop();
+    this.#entryTemplates.push(template);
+  }
+
+  /**
+   * The child of the root whose start tag ends at `start`, tag by tag: leaves and groups of
+   * leaves, all attribute-less and seen before, whitespace between (space, tab, LF). Fills
+   * `#entryContent` and `#leafBounds`; returns the end, or -1.
+   */
+  #scanEntry(element: OpenElement, start: number): number {
+    const buffer = this.#buffer;
+    const content = this.#entryContent;
+    const bounds = this.#leafBounds;
+    content.count = 0;
+    content.memo = undefined;
+    let leaves = 0;
+    let group: OpenElement | undefined;
+    let p = start;
+    for (;;) {
+      let c = buffer.charCodeAt(p);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
+      if (c !== Char.Less) return -1;
+      if (buffer.charCodeAt(p + 1) === Char.Slash) {
+        const open = group ?? element;
+        const gt = p + 2 + open.qname.length;
+        if (buffer.charCodeAt(gt) !== Char.Greater || !matchesAt(buffer, p + 2, open.qname)) return -1;
+        p = gt + 1;
+        if (group === undefined) return p;
+        content.push(EntryPart.GroupEnd, group, '');
+        group = undefined;
+        continue;
+      }
+      const child = this.#seen(p);
+      if (child === undefined) return -1;
+      const after = p + 2 + child.qname.length;
+      const lt = buffer.indexOf('<', after);
+      if (lt === -1) return -1;
+      if (buffer.charCodeAt(lt + 1) !== Char.Slash) {
+        // A group holds leaves only, so one level; it starts with whitespace or its first leaf.
+        if (group !== undefined) return -1;
+        content.push(EntryPart.GroupStart, child, '');
+        group = child;
+        p = after;
+        continue;
+      }
+      const text = this.#leafText(child, after, lt);
+      if (text === undefined) return -1;
+      content.push(group === undefined ? EntryPart.Leaf : EntryPart.GroupLeaf, child, text);
+      bounds[2 * leaves] = after;
+      bounds[2 * leaves + 1] = lt;
+      leaves++;
+      p = lt + 3 + child.qname.length;
+    }
   }
 
   /** An attribute-less element, resolved in the current scope and remembered for the fast path. */

@@ -342,45 +342,55 @@ describe('differential regressions', () => {
 });
 
 /*
- * The tokenizer takes a field it has seen before in one step (`<loc>…</loc>` as a leaf), and the
- * assembler stores it directly. Random mutations seldom land in the text of a second or later
- * entry, where that path runs, so every snippet goes there: at the start, middle and end of each
- * field of the third entry, in a urlset and in an index.
+ * The tokenizer takes a field it has seen before in one step (`<loc>…</loc>` as a leaf), and a
+ * whole entry shaped like an earlier one in one step too (its markup matched literally); the
+ * assembler stores either directly or declines. Random mutations seldom land in a third entry,
+ * where those paths run, so every snippet goes there: at the start, middle and end of each field's
+ * text and on both sides of each of its tags, in a urlset and in an index. A fourth entry follows,
+ * so reading on after a declined entry is checked too.
  */
 const IMAGE_NS = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"';
 const entry = (n: number): string =>
   `<url><loc>https://a.example/p/${n}?a=1&amp;b=2</loc><lastmod>2026-11-0${n}</lastmod><changefreq>daily</changefreq><priority>0.${n}</priority>` +
   `<image:image><image:loc>https://a.example/i/${n}.jpg</image:loc></image:image></url>\n`;
-const LEAF_URLSET = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ${IMAGE_NS}>\n${entry(1)}${entry(2)}${entry(3)}</urlset>\n`;
-const LEAF_INDEX = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[1, 2, 3].map((n) => `<sitemap><loc>https://a.example/s${n}.xml</loc><lastmod>2026-11-0${n}</lastmod></sitemap>`).join('\n')}</sitemapindex>`;
+const LEAF_URLSET = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" ${IMAGE_NS}>\n${entry(1)}${entry(2)}${entry(3)}${entry(4)}</urlset>\n`;
+const LEAF_INDEX = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[1, 2, 3, 4].map((n) => `<sitemap><loc>https://a.example/s${n}.xml</loc><lastmod>2026-11-0${n}</lastmod></sitemap>`).join('\n')}</sitemapindex>`;
 
-describe('differential: the one-step path for repeated fields', () => {
-  it('agrees with saxes for every snippet inside every field of a later entry', async () => {
+/** Where snippets go in the third entry of `base`: each field text's start, middle and end, and both sides of every tag. */
+function thirdEntryPositions(base: string, tag: string): number[] {
+  const from = base.indexOf(`<${tag}>`, base.indexOf(`<${tag}>`, base.indexOf(`<${tag}>`) + 1) + 1);
+  const to = base.indexOf(`</${tag}>`, from) + tag.length + 3;
+  const positions = new Set<number>();
+  for (let at = from; at < to; at++) {
+    const c = base[at];
+    if (c === '<') positions.add(at);
+    if (c === '>') {
+      positions.add(at + 1);
+      const end = base.indexOf('<', at);
+      if (base[end + 1] === '/' && end > at + 1) positions.add(Math.floor((at + 1 + end) / 2));
+    }
+  }
+  return [...positions];
+}
+
+describe('differential: the one-step paths for repeated fields and entries', () => {
+  it('agree with saxes for every snippet in and around every field of a later entry', async () => {
     const failures: string[] = [];
     let inputs = 0;
-    for (const base of [LEAF_URLSET, LEAF_INDEX]) {
-      // The text of each field in the third entry: after the last of its start tags, up to its end tag.
-      const third = base.lastIndexOf(base === LEAF_URLSET ? '<url>' : '<sitemap>');
-      const fields: [number, number][] = [];
-      for (let at = base.indexOf('>', third) + 1; at < base.length; at = base.indexOf('>', at) + 1) {
-        const end = base.indexOf('<', at);
-        if (base.charCodeAt(end + 1) === 47 /* / */ && end > at) fields.push([at, end]);
-        if (at === 0 || base.startsWith('</url>', end) || base.startsWith('</sitemap>', end)) break;
-      }
-      assert.ok(fields.length >= (base === LEAF_URLSET ? 5 : 2), `found ${fields.length} fields`);
-      for (const [start, end] of fields) {
-        for (const at of [start, Math.floor((start + end) / 2), end]) {
-          for (const snippet of SNIPPETS) {
-            const text = base.slice(0, at) + snippet + base.slice(at);
-            const result = await compare(text, seedOf(text));
-            if (result === undefined) continue;
-            inputs++;
-            if (result.problems.length > 0 && failures.length < 8) failures.push(`${describeInput(text)}\n${result.problems.join('\n')}`);
-          }
+    for (const [base, tag] of [[LEAF_URLSET, 'url'], [LEAF_INDEX, 'sitemap']] as const) {
+      const positions = thirdEntryPositions(base, tag);
+      assert.ok(positions.length >= (tag === 'url' ? 24 : 10), `found ${positions.length} positions`);
+      for (const at of positions) {
+        for (const snippet of SNIPPETS) {
+          const text = base.slice(0, at) + snippet + base.slice(at);
+          const result = await compare(text, seedOf(text));
+          if (result === undefined) continue;
+          inputs++;
+          if (result.problems.length > 0 && failures.length < 8) failures.push(`${describeInput(text)}\n${result.problems.join('\n')}`);
         }
       }
     }
     assert.deepEqual(failures, []);
-    assert.ok(inputs >= 1500, `only ${inputs} inputs`);
+    assert.ok(inputs >= 2500, `only ${inputs} inputs`);
   });
 });
