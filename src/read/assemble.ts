@@ -209,7 +209,8 @@ export class SitemapAssembler implements XmlEvents {
           break;
         }
         case EntryPart.GroupStart:
-          if (index || name.ns !== NS.image || name.local !== 'image') return [];
+          // An <image> in the root's own namespace is a core child (R6 on the usual path), not an image.
+          if (index || name.ns === this.#coreNs || name.ns !== NS.image || name.local !== 'image') return [];
           extension = true;
           plan.push(Step.ImageStart);
           break;

@@ -663,12 +663,16 @@ export class XmlTokenizer {
     let taken = at;
     let p = at;
     next: for (;;) {
+      let c = buffer.charCodeAt(p);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
+      // The entry's own start is where the consumer's `position()` must point.
+      this.#pos = p;
       for (let k = 0; k < templates.length; k++) {
         const template = templates[k] as EntryTemplate;
         if (template.element !== element) continue;
         const end = this.#matchTemplate(template, p);
         if (end === -1) continue;
-        if (!events.entry(element, template.content)) return taken;
+        if (!events.entry(element, template.content)) break;
         // The commoner shapes are tried first.
         template.hits++;
         this.#templateHits++;
@@ -681,10 +685,9 @@ export class XmlTokenizer {
         }
         taken = end;
         p = end;
-        let c = buffer.charCodeAt(p);
-        while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
         continue next;
       }
+      this.#pos = taken;
       return taken;
     }
   }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { parseChunks, parseEveryWay, readFixture, type ParseResult } from '../helpers/parse.ts';
+import { parseSitemap, validateSitemap } from '../../src/index.ts';
+import { parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
   [...new Set(result.diagnostics.filter((d) => level === undefined || d.level === level).map((d) => d.rule))].sort();
@@ -237,5 +238,24 @@ describe('regressions', () => {
     const result = await parseChunks([new TextEncoder().encode(xml)]);
     assert.deepEqual(locs(result), ['https://a.example/deep']);
     assert.ok(result.diagnostics.some((d) => d.rule === 'R2' && /deeper than 1024 levels; reading stops/.test(d.message)));
+  });
+  it('entries taken whole (one shape, learnt) keep their own start positions, wherever the input is cut', async () => {
+    const lines = [1, 2, 3, 4, 1, 5].map((n) => `<url><loc>https://a.example/${n}</loc><lastmod>2026-11-0${n}</lastmod></url>`);
+    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`);
+    for (const chunks of [[bytes], [...randomSplits(bytes, 7)], [...randomSplits(bytes, 8)]]) {
+      const parsed = parseSitemap(chunks, { trackPositions: true });
+      const positions: string[] = [];
+      for await (const entry of parsed) positions.push(`${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
+      assert.deepEqual(positions, ['2:1', '3:1', '4:1', '5:1', '6:1', '7:1']);
+    }
+    const validated = await validateSitemap(bytes);
+    assert.deepEqual(validated.diagnostics.filter((d) => d.rule === 'R25').map((d) => `${d.line}:${d.column}`), ['6:1']);
+  });
+  it('an <image> in the root\'s own namespace is no image extension, even in an entry of a learnt shape', async () => {
+    const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image><loc>https://i.example/${n}</loc></image></url>`;
+    const xml = `<urlset xmlns="http://www.google.com/schemas/sitemap-image/1.1">${entry(1)}${entry(2)}${entry(3)}</urlset>`;
+    const result = await parseChunks([new TextEncoder().encode(xml)]);
+    assert.deepEqual(result.entries, [1, 2, 3].map((n) => ({ loc: `https://a.example/${n}` })));
+    assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R5', 'R6', 'R6', 'R6']);
   });
 });
