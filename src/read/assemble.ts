@@ -22,8 +22,12 @@ const Owner = { Record: 0, Image: 1, Video: 2, News: 3, Publication: 4, Sitemap:
 type Owner = (typeof Owner)[keyof typeof Owner];
 
 const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
-/** What `entry` does with each part of an entry: a core field (its index in CORE_URL_CHILDREN), an image's start or end, an image field (its name), or nothing. */
-const Step = { Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6 } as const;
+/**
+ * What `entry` does with each part of an entry: a core field (its index in CORE_URL_CHILDREN), an
+ * image's start or end, an image field (its name), an alternate's start, attributes or end, or nothing.
+ */
+const Step = { Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6, AlternateStart: 7, Rel: 8, Hreflang: 9, Href: 10, AlternateEnd: 11 } as const;
+const ALTERNATE_ATTRIBUTES: Record<string, (typeof Step)[keyof typeof Step]> = { rel: Step.Rel, hreflang: Step.Hreflang, href: Step.Href };
 type EntryPlan = ((typeof Step)[keyof typeof Step] | string)[];
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
@@ -218,8 +222,20 @@ export class SitemapAssembler implements XmlEvents {
           // Other children of <image:image> are ignored without a word, as on the usual path.
           plan.push(name.ns === NS.image && IMAGE_FIELDS.has(name.local) ? name.local : Step.Skip);
           break;
-        default:
+        case EntryPart.GroupEnd:
           plan.push(Step.ImageEnd);
+          break;
+        case EntryPart.EmptyStart:
+          if (index || name.ns === this.#coreNs || name.ns !== NS.xhtml || name.local !== 'link') return [];
+          extension = true;
+          plan.push(Step.AlternateStart);
+          break;
+        case EntryPart.Attribute:
+          // As on the usual path, only rel, hreflang and href in no namespace count; the rest is ignored.
+          plan.push((name.ns === '' && Object.hasOwn(ALTERNATE_ATTRIBUTES, name.local) ? ALTERNATE_ATTRIBUTES[name.local] : undefined) ?? Step.Skip);
+          break;
+        default:
+          plan.push(Step.AlternateEnd);
       }
     }
     return plan;
@@ -228,6 +244,9 @@ export class SitemapAssembler implements XmlEvents {
   #urlEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
     const record: ParsedRecord = { loc: '' };
     let image: ImageRecord | undefined;
+    let rel: string | undefined;
+    let hreflang: string | undefined;
+    let href: string | undefined;
     for (let i = 0; i < plan.length; i++) {
       const step = plan[i] as EntryPlan[number];
       const text = texts[i] as string;
@@ -255,6 +274,23 @@ export class SitemapAssembler implements XmlEvents {
           (record.images ??= []).push(image as ImageRecord);
           break;
         case Step.Skip:
+          break;
+        case Step.AlternateStart:
+          rel = hreflang = href = undefined;
+          break;
+        case Step.Rel:
+          rel = text;
+          break;
+        case Step.Hreflang:
+          hreflang = text;
+          break;
+        case Step.Href:
+          href = text;
+          break;
+        case Step.AlternateEnd:
+          // The usual path reports such a link (R38).
+          if (rel !== 'alternate' || hreflang === undefined || href === undefined) return undefined;
+          (record.alternates ??= []).push({ hreflang, href });
           break;
         default:
           (image as unknown as Record<string, string>)[step] = trimmedAsWritten(text, raws[i] as string);

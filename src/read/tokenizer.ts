@@ -26,8 +26,12 @@ export interface XmlName {
   readonly local: string;
 }
 
-/** What `EntryContent.kinds[i]` says of `names[i]`: a leaf of the entry, the start or end of a group, or a leaf of that group. */
-export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3 } as const;
+/**
+ * What `EntryContent.kinds[i]` says of `names[i]`: a leaf of the entry, the start or end of a group,
+ * a leaf of that group, or an empty element with attributes (`<xhtml:link … />`): its start, each
+ * attribute (the name resolved, the value as text), its end.
+ */
+export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3, EmptyStart: 4, Attribute: 5, EmptyEnd: 6 } as const;
 export type EntryPart = (typeof EntryPart)[keyof typeof EntryPart];
 
 /** The content of one entry, in document order; reused from entry to entry, so read it during the call. */
@@ -35,7 +39,7 @@ export class EntryContent {
   count = 0;
   readonly kinds: EntryPart[] = [];
   readonly names: XmlName[] = [];
-  /** The decoded text of a leaf; '' for a group's start and end. */
+  /** The decoded text of a leaf or an attribute; '' for the start and end of a group or an empty element. */
   readonly texts: string[] = [];
   /**
    * The same text as written, references not decoded (or the decoded text itself). A decoded text
@@ -76,7 +80,8 @@ export interface XmlEvents {
   readonly wantsEntries: boolean;
   /**
    * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
-   * `<field>text</field>` and groups of them, with whitespace between: `content` lists them in
+   * `<field>text</field>`, groups of them and empty elements with attributes (`<link a="…"/>`),
+   * with whitespace between: `content` lists them in
    * document order, texts decoded. Returns true when it took the element exactly as the `open`,
    * `text` and `close` events would have; false, having changed nothing, to get those instead.
    */
@@ -140,6 +145,8 @@ const MAX_ENTRY_TEMPLATES = 4;
 const TEMPLATE_MIN_HITS_PER_SCAN = 8;
 const TEMPLATE_WARMUP = 64;
 const TEMPLATE_TEXT = '([^<\\r\\]]*)';
+/** An attribute value anything but markup, its quote or whitespace other than a space (which the value would turn into spaces). */
+const TEMPLATE_VALUE = { '"': '([^<"\\t\\n\\r]*)', "'": "([^<'\\t\\n\\r]*)" } as const;
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
@@ -211,6 +218,15 @@ export function decodeEntities(text: string): string | undefined {
   return decode(text, false);
 }
 
+/** An attribute value as written, decoded, if nothing in it needs more than a look: no `<`, no tab, LF or CR (§3.3.3 would make them spaces), only valid references. */
+function attributeValueOnSight(raw: string): string | undefined {
+  for (let k = 0; k < raw.length; k++) {
+    const c = raw.charCodeAt(k);
+    if (c === Char.Less || c === Char.Tab || c === Char.LineFeed || c === Char.Return) return undefined;
+  }
+  return raw.indexOf('&') === -1 ? raw : decodeEntities(raw);
+}
+
 /** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
 function decodeEntitiesLeniently(text: string): string {
   return decode(text, true) as string;
@@ -271,7 +287,7 @@ export class XmlTokenizer {
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
   readonly #entryContent = new EntryContent();
-  /** Where each leaf's text starts and ends in the entry `#scanEntry` saw last. */
+  /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
   readonly #leafBounds: number[] = [];
   readonly #entryTemplates: EntryTemplate[] = [];
   /** Entries taken by a template, and entries scanned tag by tag (each teaching a template). */
@@ -716,39 +732,38 @@ export class XmlTokenizer {
     return end;
   }
 
-  /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf left out. */
+  /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf and attribute left out. */
   #learnTemplate(element: OpenElement, lt: number, end: number): void {
     const buffer = this.#buffer;
     const scanned = this.#entryContent;
     const bounds = this.#leafBounds;
     const content = new EntryContent();
     const textSlots: number[] = [];
-    const markup: string[] = [];
+    // Markup matched literally; each text anything but markup, a CR or a `]` (what would need more than a look).
+    let source = '';
     let from = lt;
-    for (let i = 0, leaf = 0; i < scanned.count; i++) {
+    for (let i = 0; i < scanned.count; i++) {
       const kind = scanned.kinds[i] as EntryPart;
       content.push(kind, scanned.names[i] as XmlName, '');
-      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf) continue;
-      markup.push(buffer.slice(from, bounds[2 * leaf]));
-      from = bounds[2 * leaf + 1] as number;
+      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf && kind !== EntryPart.Attribute) continue;
+      const start = bounds[2 * i] as number;
+      source += escapeRegExp(buffer.slice(from, start));
+      source += kind === EntryPart.Attribute ? TEMPLATE_VALUE[buffer[start - 1] as '"' | "'"] : TEMPLATE_TEXT;
+      from = bounds[2 * i + 1] as number;
       textSlots.push(i);
-      leaf++;
     }
     if (textSlots.length === 0) return;
-    markup.push(buffer.slice(from, end));
-    // Flat copies: slices would keep the whole chunk alive.
-    // Markup matched literally; each text anything but markup, a CR or a `]` (what would need more than a look).
-    const pattern = new RegExp(markup.map(escapeRegExp).join(TEMPLATE_TEXT), 'y');
-    const template: EntryTemplate = { element, content, pattern, textSlots, hits: 0 };
+    source += escapeRegExp(buffer.slice(from, end));
+    const template: EntryTemplate = { element, content, pattern: new RegExp(source, 'y'), textSlots, hits: 0 };
     // The least used makes room.
     if (this.#entryTemplates.length >= MAX_ENTRY_TEMPLATES) this.#entryTemplates.pop();
     this.#entryTemplates.push(template);
   }
 
   /**
-   * The child of the root whose start tag ends at `start`, tag by tag: leaves and groups of
-   * leaves, all attribute-less and seen before, whitespace between (space, tab, LF). Fills
-   * `#entryContent` and `#leafBounds`; returns the end, or -1.
+   * The child of the root whose start tag ends at `start`, tag by tag: leaves, groups of leaves
+   * (attribute-less, seen before) and empty elements with attributes, whitespace between (space,
+   * tab, LF). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
    */
   #scanEntry(element: OpenElement, start: number): number {
     const buffer = this.#buffer;
@@ -756,7 +771,6 @@ export class XmlTokenizer {
     const bounds = this.#leafBounds;
     content.count = 0;
     content.memo = undefined;
-    let leaves = 0;
     let group: OpenElement | undefined;
     let p = start;
     for (;;) {
@@ -774,7 +788,12 @@ export class XmlTokenizer {
         continue;
       }
       const child = this.#seen(p);
-      if (child === undefined) return -1;
+      if (child === undefined) {
+        if (group !== undefined) return -1;
+        p = this.#scanEmpty(p);
+        if (p === -1) return -1;
+        continue;
+      }
       const after = p + 2 + child.qname.length;
       const lt = buffer.indexOf('<', after);
       if (lt === -1) return -1;
@@ -788,11 +807,60 @@ export class XmlTokenizer {
       }
       const text = this.#leafText(child, after, lt);
       if (text === undefined) return -1;
+      bounds[2 * content.count] = after;
+      bounds[2 * content.count + 1] = lt;
       content.push(group === undefined ? EntryPart.Leaf : EntryPart.GroupLeaf, child, text);
-      bounds[2 * leaves] = after;
-      bounds[2 * leaves + 1] = lt;
-      leaves++;
       p = lt + 3 + child.qname.length;
+    }
+  }
+
+  /**
+   * `<name attribute="value" …/>` at `lt`, with at least one attribute and each well-formed on
+   * sight (no namespace declaration, no whitespace but spaces in a value, only valid references):
+   * pushed to `#entryContent` as its start, attributes and end. Returns its end, or -1.
+   */
+  #scanEmpty(lt: number): number {
+    const buffer = this.#buffer;
+    const content = this.#entryContent;
+    const bounds = this.#leafBounds;
+    let i = lt + 1;
+    if (!isNameStart(buffer.charCodeAt(i))) return -1;
+    while (isNameChar(buffer.charCodeAt(i))) i++;
+    const name = resolveName(buffer.slice(lt + 1, i), this.#scope, true);
+    if (name === undefined) return -1;
+    const first = content.count + 1;
+    content.push(EntryPart.EmptyStart, name, '');
+    for (;;) {
+      const afterName = i;
+      let c = buffer.charCodeAt(i);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++i);
+      if (c === Char.Slash) {
+        if (buffer.charCodeAt(i + 1) !== Char.Greater || content.count === first) return -1;
+        content.push(EntryPart.EmptyEnd, name, '');
+        return i + 2;
+      }
+      if (i === afterName || !isNameStart(c)) return -1;
+      const nameStart = i;
+      while (isNameChar(buffer.charCodeAt(i))) i++;
+      const quote = buffer.charCodeAt(i + 1);
+      if (buffer.charCodeAt(i) !== Char.Equals || (quote !== Char.Quote && quote !== Char.Apostrophe)) return -1;
+      const qname = buffer.slice(nameStart, i);
+      if (qname === 'xmlns' || qname.startsWith('xmlns:')) return -1;
+      const attribute = resolveName(qname, this.#scope, false);
+      if (attribute === undefined) return -1;
+      for (let k = first; k < content.count; k++) {
+        const other = content.names[k] as XmlName;
+        if (other.ns === attribute.ns && other.local === attribute.local) return -1;
+      }
+      const start = i + 2;
+      const close = buffer.indexOf(quote === Char.Quote ? '"' : "'", start);
+      if (close === -1) return -1;
+      const value = attributeValueOnSight(buffer.slice(start, close));
+      if (value === undefined) return -1;
+      bounds[2 * content.count] = start;
+      bounds[2 * content.count + 1] = close;
+      content.push(EntryPart.Attribute, attribute, value);
+      i = close + 1;
     }
   }
 
