@@ -79,21 +79,23 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.#options.onDiagnostic?.(diagnostic);
   };
 
-  /** Entries one by one. Internally they come a chunk's worth at a time, so the cost per entry is one resolved promise. */
+  /** Entries one by one. Internally they come a chunk's worth at a time, so the cost per entry is one settled promise. */
   [Symbol.asyncIterator](): AsyncIterator<ParsedEntry> {
     const batches = this.batches()[Symbol.asyncIterator]();
     let batch: readonly ParsedEntry[] = [];
     let index = 0;
+    const refill = async (): Promise<IteratorResult<ParsedEntry>> => {
+      while (index >= batch.length) {
+        const next = await batches.next();
+        if (next.done === true) return { done: true, value: undefined };
+        batch = next.value;
+        index = 0;
+      }
+      return { done: false, value: batch[index++] as ParsedEntry };
+    };
     return {
-      next: async (): Promise<IteratorResult<ParsedEntry>> => {
-        while (index >= batch.length) {
-          const next = await batches.next();
-          if (next.done === true) return { done: true, value: undefined };
-          batch = next.value;
-          index = 0;
-        }
-        return { done: false, value: batch[index++] as ParsedEntry };
-      },
+      // Most calls find their entry in the batch at hand: a promise made settled, without an async function's machinery.
+      next: (): Promise<IteratorResult<ParsedEntry>> => (index < batch.length ? Promise.resolve({ done: false, value: batch[index++] as ParsedEntry }) : refill()),
       return: async (): Promise<IteratorResult<ParsedEntry>> => {
         await batches.return?.(undefined);
         return { done: true, value: undefined };
