@@ -251,6 +251,30 @@ describe('regressions', () => {
     const validated = await validateSitemap(bytes);
     assert.deepEqual(validated.diagnostics.filter((d) => d.rule === 'R25').map((d) => `${d.line}:${d.column}`), ['6:1']);
   });
+  it('a cut anywhere gives the same entries, positions and findings, even where the next `>` ends no token', async () => {
+    // The sniffing reads the first KiB whole: the padding puts the cuts after it.
+    const entries = [
+      '<url><loc>https://a.example/1?x=1&amp;y=2</loc><lastmod>2026-11-01</lastmod></url>',
+      '<!-- a comment with > inside -->',
+      '<url><loc>https://a.example/2</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/de?a=1&amp;b=>"/></url>',
+      '<url><loc>https://a.example/3</loc><lastmod>a > b</lastmod></url>',
+      '<url><loc>https://a.example/1?x=1&amp;y=2</loc><lastmod>2026-11-01</lastmod></url>',
+      '<url><loc> https://a.example/4</loc><priority>2</priority></url>',
+      '<?pi with > inside?><url><loc>https://a.example/5</loc><lastmod>2026-11-05</lastmod></url>',
+    ];
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n<!--${'x'.repeat(1100)}-->\n${entries.join('\n')}\n</urlset>\n`;
+    const bytes = new TextEncoder().encode(text);
+    const read = async (chunks: Uint8Array[]): Promise<unknown> => {
+      const parsed = parseSitemap(chunks, { trackPositions: true });
+      const seen: unknown[] = [];
+      for await (const entry of parsed) seen.push([entry, parsed.positionOf(entry)]);
+      return { seen, diagnostics: parsed.diagnostics };
+    };
+    const whole = await read([bytes]);
+    for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+    const validated = await validateSitemap(bytes);
+    assert.deepEqual(validated.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), ['R8 8:31', 'R38 5:1', 'R11 6:1', 'R25 7:1', 'R14 8:1']);
+  });
   it('an <image> in the root\'s own namespace is no image extension, even in an entry of a learnt shape', async () => {
     const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image><loc>https://i.example/${n}</loc></image></url>`;
     const xml = `<urlset xmlns="http://www.google.com/schemas/sitemap-image/1.1">${entry(1)}${entry(2)}${entry(3)}</urlset>`;
