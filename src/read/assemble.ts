@@ -76,6 +76,8 @@ export class SitemapAssembler implements XmlEvents {
   #malformed = 0;
   #quiet = false;
   #unknownNamespaces = new Set<string>();
+  #rootSeen = false;
+  #afterRootReported = false;
   stopped = false;
 
   constructor(options: AssemblerOptions) {
@@ -127,7 +129,20 @@ export class SitemapAssembler implements XmlEvents {
 
   open(ns: string, local: string, attributes: readonly XmlAttribute[]): void {
     const parent = this.#stack[this.#stack.length - 1];
-    this.#stack.push(parent === undefined ? this.#root(ns, local) : this.#child(parent, ns, local, attributes));
+    this.#stack.push(parent === undefined ? (this.#rootSeen ? this.#afterRoot(local) : this.#root(ns, local)) : this.#child(parent, ns, local, attributes));
+  }
+
+  /**
+   * An element after the root has ended (a file cut short by damage often goes on like that): the
+   * parser reports it (R2); said once here what becomes of it, so the file's kind stays what its
+   * root made it and a damaged stretch does not turn into a finding per element.
+   */
+  #afterRoot(local: string): Role {
+    if (!this.#afterRootReported) {
+      this.#afterRootReported = true;
+      this.#report('R2', 'error', `<${local}> comes after the root element has ended; it and every element after it are ignored`);
+    }
+    return Role.Ignored;
   }
 
   text(text: string): void {
@@ -352,6 +367,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #root(ns: string, local: string): Role {
+    this.#rootSeen = true;
     if (local === 'urlset' || local === 'sitemapindex') {
       this.#setKind(local);
       if (ns !== NS.sitemap) {

@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap } from '../../src/index.ts';
+import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
 import { parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
@@ -181,6 +182,28 @@ describe('recovery from broken files', () => {
     const result = await parseChunks([readFixture('structure-faults.xml')]);
     assert.deepEqual(locs(result), ['https://www.example.com/order', 'https://www.example.com/twice', 'https://www.example.com/ext', 'https://www.example.com/title']);
     assert.deepEqual(rules(result), ['R23', 'R33', 'R6', 'R7']);
+  });
+  it('elements after a root that ended early: the kind stays, one finding for them, not one each', async () => {
+    const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc></url>`;
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entry(1)}</urlset>${Array.from({ length: 500 }, (_, n) => entry(n + 2)).join('')}`;
+    const result = await parseChunks([new TextEncoder().encode(xml)]);
+    assert.equal(result.kind, 'urlset');
+    assert.deepEqual(locs(result), ['https://a.example/1']);
+    assert.deepEqual(rules(result), ['R2']);
+    assert.equal(result.diagnostics.filter((d) => /after the root element has ended/.test(d.message)).length, 1);
+    // The parser's own complaint about each further element stops at the cap.
+    assert.ok(result.diagnostics.length <= MAX_MALFORMED_REPORTS + 2, `${result.diagnostics.length} findings`);
+  });
+  it('a gzip damaged a third of the way in: the entries before the damage, the kind kept, no flood of findings', async () => {
+    const entries = Array.from({ length: 20_000 }, (_, n) => `<url><loc>https://a.example/p/${n}</loc><lastmod>2026-11-01</lastmod></url>\n`).join('');
+    const gz = gzipSync(new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`));
+    const at = Math.floor(gz.length * 0.3);
+    for (let i = 0; i < 40; i++) gz[at + i * 7] = (gz[at + i * 7] as number) ^ 0x5a;
+    const result = await parseChunks([gz]);
+    assert.equal(result.kind, 'urlset');
+    assert.ok(result.entries.length > 5_000, `${result.entries.length} entries`);
+    assert.ok(!rules(result).includes('R5'), rules(result).join());
+    assert.ok(result.diagnostics.length <= MAX_MALFORMED_REPORTS + 3, `${result.diagnostics.length} findings`);
   });
   it('empty and whitespace-only bodies', async () => {
     assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
