@@ -23,12 +23,23 @@ type Owner = (typeof Owner)[keyof typeof Owner];
 
 const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
 /**
- * What `entry` does with each part of an entry: a core field (its index in CORE_URL_CHILDREN), an
- * image's start or end, an image field (its name), an alternate's start, attributes or end, or nothing.
+ * What `entry` does with each part of an entry: a core field (its index in CORE_URL_CHILDREN), the
+ * start or end of an image, a video, news or its publication, an alternate's start, attributes or
+ * end, a field of the group it is in (a `GroupField`), or nothing.
  */
-const Step = { Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6, AlternateStart: 7, Rel: 8, Hreflang: 9, Href: 10, AlternateEnd: 11 } as const;
+const Step = {
+  Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6, AlternateStart: 7, Rel: 8, Hreflang: 9, Href: 10, AlternateEnd: 11,
+  VideoStart: 12, VideoEnd: 13, NewsStart: 14, PublicationStart: 15,
+} as const;
+/** The extension groups an entry's content may hold, and which can hold which. */
+const Group = { Image: 0, Video: 1, News: 2, Publication: 3 } as const;
+type Group = (typeof Group)[keyof typeof Group];
+interface GroupField {
+  readonly group: Group;
+  readonly key: string;
+}
 const ALTERNATE_ATTRIBUTES: Record<string, (typeof Step)[keyof typeof Step]> = { rel: Step.Rel, hreflang: Step.Hreflang, href: Step.Href };
-type EntryPlan = ((typeof Step)[keyof typeof Step] | string)[];
+type EntryPlan = ((typeof Step)[keyof typeof Step] | GroupField)[];
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
@@ -213,8 +224,10 @@ export class SitemapAssembler implements XmlEvents {
   /** What each part of an entry's content is for, or an empty plan when its structure has a finding (unknown, repeated or misplaced fields, other extensions). */
   #plan(content: EntryContent, index: boolean): EntryPlan {
     const plan: EntryPlan = [];
+    const groups: Group[] = [];
     let seen = 0;
     let extension = false;
+    let news = false;
     for (let i = 0; i < content.count; i++) {
       const name = content.names[i] as XmlName;
       switch (content.kinds[i]) {
@@ -227,18 +240,30 @@ export class SitemapAssembler implements XmlEvents {
           plan.push(field as 0 | 1 | 2 | 3);
           break;
         }
-        case EntryPart.GroupStart:
-          // An <image> in the root's own namespace is a core child (R6 on the usual path), not an image.
-          if (index || name.ns === this.#coreNs || name.ns !== NS.image || name.local !== 'image') return [];
+        case EntryPart.GroupStart: {
+          // Extensions only: an <image> in the root's own namespace is a core child (R6 on the usual path).
+          if (index || name.ns === this.#coreNs) return [];
+          const parent = groups[groups.length - 1];
+          const group = parent === undefined ? extensionGroup(name) : parent === Group.News && name.ns === NS.news && name.local === 'publication' ? Group.Publication : undefined;
+          // A second <news:news> is reported (R37) on the usual path.
+          if (group === undefined || (group === Group.News && news)) return [];
+          news ||= group === Group.News;
           extension = true;
-          plan.push(Step.ImageStart);
+          groups.push(group);
+          plan.push(GROUP_STARTS[group]);
           break;
-        case EntryPart.GroupLeaf:
-          // Other children of <image:image> are ignored without a word, as on the usual path.
-          plan.push(name.ns === NS.image && IMAGE_FIELDS.has(name.local) ? name.local : Step.Skip);
+        }
+        case EntryPart.GroupLeaf: {
+          // Other children of a group are ignored without a word, as on the usual path.
+          const group = groups[groups.length - 1] as Group;
+          const field = groupField(group, name);
+          // A leaf <news:publication> is a publication without fields on the usual path; not worth a step of its own.
+          if (group === Group.News && name.ns === NS.news && name.local === 'publication') return [];
+          plan.push(field === undefined ? Step.Skip : { group, key: field });
           break;
+        }
         case EntryPart.GroupEnd:
-          plan.push(Step.ImageEnd);
+          plan.push(GROUP_ENDS[groups.pop() as Group]);
           break;
         case EntryPart.EmptyStart:
           if (index || name.ns === this.#coreNs || name.ns !== NS.xhtml || name.local !== 'link') return [];
@@ -260,6 +285,8 @@ export class SitemapAssembler implements XmlEvents {
     // From an empty literal, which V8 gives room for four fields in the object itself; `{ loc }` would put the next ones in a second allocation.
     const record = {} as ParsedRecord;
     let image: ImageRecord | undefined;
+    let video: Partial<VideoRecord> | undefined;
+    let news: Partial<NewsRecord> | undefined;
     let rel: string | undefined;
     let hreflang: string | undefined;
     let href: string | undefined;
@@ -308,8 +335,28 @@ export class SitemapAssembler implements XmlEvents {
           if (rel !== 'alternate' || hreflang === undefined || href === undefined) return undefined;
           (record.alternates ??= []).push({ hreflang, href });
           break;
-        default:
-          (image as unknown as Record<string, string>)[step] = trimmedAsWritten(text, raws[i] as string);
+        case Step.VideoStart:
+          video = {};
+          break;
+        case Step.VideoEnd:
+          (record.videos ??= []).push(video as VideoRecord);
+          break;
+        case Step.NewsStart:
+          // Where the usual path puts it: on the record as soon as it starts.
+          news = {};
+          record.news = news as NewsRecord;
+          break;
+        case Step.PublicationStart:
+          (news as Partial<NewsRecord>).publication = { name: '', language: '' };
+          break;
+        default: {
+          const value = trimmedAsWritten(text, raws[i] as string);
+          const { group, key } = step;
+          if (group === Group.Image) (image as unknown as Record<string, string>)[key] = value;
+          else if (group === Group.Video) videoField(video as Partial<VideoRecord>, key, value, NO_ATTRIBUTES);
+          else if (group === Group.News) (news as unknown as Record<string, string>)[key] = value;
+          else (news as NewsRecord).publication[key as 'name' | 'language'] = value;
+        }
       }
     }
     return record.loc === undefined || record.loc === '' ? undefined : record;
@@ -667,6 +714,33 @@ function coreUrlChild(local: string): number {
       return -1;
   }
 }
+
+/** The extension group an entry-level element starts, if it is one the whole-entry path reads. */
+function extensionGroup(name: XmlName): Group | undefined {
+  if (name.ns === NS.image && name.local === 'image') return Group.Image;
+  if (name.ns === NS.video && name.local === 'video') return Group.Video;
+  if (name.ns === NS.news && name.local === 'news') return Group.News;
+  return undefined;
+}
+
+/** The key a leaf of `group` is stored under, or undefined for one the usual path ignores. */
+function groupField(group: Group, name: XmlName): string | undefined {
+  switch (group) {
+    case Group.Image:
+      return name.ns === NS.image && IMAGE_FIELDS.has(name.local) ? name.local : undefined;
+    case Group.Video:
+      return name.ns === NS.video && VIDEO_FIELDS.has(name.local) ? name.local : undefined;
+    case Group.News:
+      return name.ns === NS.news && NEWS_FIELDS.has(name.local) ? name.local : undefined;
+    default:
+      return name.ns === NS.news && (name.local === 'name' || name.local === 'language') ? name.local : undefined;
+  }
+}
+
+const GROUP_STARTS = [Step.ImageStart, Step.VideoStart, Step.NewsStart, Step.PublicationStart] as const;
+/** News and its publication need nothing at their end. */
+const GROUP_ENDS = [Step.ImageEnd, Step.VideoEnd, Step.Skip, Step.Skip] as const;
+const NO_ATTRIBUTES: readonly XmlAttribute[] = [];
 
 function attributeValue(attributes: readonly XmlAttribute[], local: string): string | undefined {
   for (const attribute of attributes) if (attribute.ns === '' && attribute.local === local) return attribute.value;

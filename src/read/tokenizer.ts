@@ -80,7 +80,7 @@ export interface XmlEvents {
   readonly wantsEntries: boolean;
   /**
    * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
-   * `<field>text</field>`, groups of them and empty elements with attributes (`<link a="…"/>`),
+   * `<field>text</field>`, groups of them (two deep) and empty elements with attributes (`<link a="…"/>`),
    * with whitespace between: `content` lists them in
    * document order, texts decoded. Returns true when it took the element exactly as the `open`,
    * `text` and `close` events would have; false, having changed nothing, to get those instead.
@@ -148,11 +148,16 @@ const TEMPLATE_TEXT = '([^<\\r\\]]*)';
 /** An attribute value anything but markup, its quote or whitespace other than a space (which the value would turn into spaces). */
 const TEMPLATE_VALUE = { '"': '([^<"\\t\\n\\r]*)', "'": "([^<'\\t\\n\\r]*)" } as const;
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
+const MAX_ENTRY_GROUP_DEPTH = 2;
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
-/** Distinct element names a sitemap uses are few: slots keyed by a name's first two characters, a few names each. */
+/**
+ * Distinct element names a sitemap uses are few: slots keyed by a name's first two characters. The
+ * names of one extension share their prefix (`video:` has 21 of them), so a slot holds that many.
+ */
 const INTERNED_SLOTS = 256;
-const INTERNED_PER_SLOT = 4;
+const INTERNED_PER_SLOT = 24;
 const internSlot = (first: number, second: number): number => (first * 31 + second) & (INTERNED_SLOTS - 1);
 
 const ROOT_SCOPE: Scope = { prefixes: new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]), parent: undefined };
@@ -762,8 +767,8 @@ export class XmlTokenizer {
 
   /**
    * The child of the root whose start tag ends at `start`, tag by tag: leaves, groups of leaves
-   * (attribute-less, seen before) and empty elements with attributes, whitespace between (space,
-   * tab, LF). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
+   * two deep (attribute-less, seen before) and empty elements with attributes, whitespace between
+   * (space, tab, LF). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
    */
   #scanEntry(element: OpenElement, start: number): number {
     const buffer = this.#buffer;
@@ -771,25 +776,24 @@ export class XmlTokenizer {
     const bounds = this.#leafBounds;
     content.count = 0;
     content.memo = undefined;
-    let group: OpenElement | undefined;
+    const groups: OpenElement[] = [];
     let p = start;
     for (;;) {
       let c = buffer.charCodeAt(p);
       while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
       if (c !== Char.Less) return -1;
       if (buffer.charCodeAt(p + 1) === Char.Slash) {
-        const open = group ?? element;
+        const open = groups.pop() ?? element;
         const gt = p + 2 + open.qname.length;
         if (buffer.charCodeAt(gt) !== Char.Greater || !matchesAt(buffer, p + 2, open.qname)) return -1;
         p = gt + 1;
-        if (group === undefined) return p;
-        content.push(EntryPart.GroupEnd, group, '');
-        group = undefined;
+        if (open === element) return p;
+        content.push(EntryPart.GroupEnd, open, '');
         continue;
       }
       const child = this.#seen(p);
       if (child === undefined) {
-        if (group !== undefined) return -1;
+        if (groups.length > 0) return -1;
         p = this.#scanEmpty(p);
         if (p === -1) return -1;
         continue;
@@ -798,10 +802,10 @@ export class XmlTokenizer {
       const lt = buffer.indexOf('<', after);
       if (lt === -1) return -1;
       if (buffer.charCodeAt(lt + 1) !== Char.Slash) {
-        // A group holds leaves only, so one level; it starts with whitespace or its first leaf.
-        if (group !== undefined) return -1;
+        // A group holds leaves and groups of leaves (news:publication in news:news); it starts with whitespace or its first child.
+        if (groups.length >= MAX_ENTRY_GROUP_DEPTH) return -1;
         content.push(EntryPart.GroupStart, child, '');
-        group = child;
+        groups.push(child);
         p = after;
         continue;
       }
@@ -809,7 +813,7 @@ export class XmlTokenizer {
       if (text === undefined) return -1;
       bounds[2 * content.count] = after;
       bounds[2 * content.count + 1] = lt;
-      content.push(group === undefined ? EntryPart.Leaf : EntryPart.GroupLeaf, child, text);
+      content.push(groups.length === 0 ? EntryPart.Leaf : EntryPart.GroupLeaf, child, text);
       p = lt + 3 + child.qname.length;
     }
   }

@@ -113,6 +113,28 @@ describe('formats', () => {
   });
 });
 
+describe('entries of one shape, taken whole', () => {
+  it('video and news entries (groups two deep, many names of one prefix) give the full records', async () => {
+    const entry = (n: number): string =>
+      `<url><loc>https://a.example/${n}</loc><video:video><video:thumbnail_loc>https://a.example/t${n}.jpg</video:thumbnail_loc>` +
+      `<video:title>Clip &amp; ${n}</video:title><video:description>About</video:description><video:content_loc>https://a.example/c${n}.mp4</video:content_loc>` +
+      `<video:duration>60</video:duration><video:tag>a</video:tag><video:tag>b</video:tag></video:video><news:news><news:publication>` +
+      `<news:name>Example</news:name><news:language>en</news:language></news:publication><news:publication_date>2026-11-0${n}</news:publication_date>` +
+      `<news:title> Story </news:title></news:news></url>\n`;
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9">\n${[1, 2, 3].map(entry).join('')}</urlset>\n`;
+    const result = await parseChunks([new TextEncoder().encode(xml)]);
+    assert.deepEqual(result.diagnostics, []);
+    assert.deepEqual(
+      result.entries,
+      [1, 2, 3].map((n) => ({
+        loc: `https://a.example/${n}`,
+        videos: [{ thumbnail_loc: `https://a.example/t${n}.jpg`, title: `Clip & ${n}`, description: 'About', content_loc: `https://a.example/c${n}.mp4`, duration: '60', tags: ['a', 'b'] }],
+        news: { publication: { name: 'Example', language: 'en' }, publication_date: `2026-11-0${n}`, title: 'Story' },
+      })),
+    );
+  });
+});
+
 describe('encodings', () => {
   const cafe = ['https://www.example.com/café'];
   it('UTF-8 with a BOM is fine', async () => {
