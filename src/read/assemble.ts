@@ -144,9 +144,9 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   /**
-   * An element after the root has ended (a file cut short by damage often goes on like that): the
-   * parser reports it (R2); said once here what becomes of it, so the file's kind stays what its
-   * root made it and a damaged stretch does not turn into a finding per element.
+   * An element after the root has ended (what a damaged stretch often leaves): said once what
+   * becomes of it (R2), so the file's kind stays what its root made it and the damage does not turn
+   * into a finding per element.
    */
   #afterRoot(local: string): Role {
     if (!this.#afterRootReported) {
