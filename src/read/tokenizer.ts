@@ -510,6 +510,7 @@ export class XmlTokenizer {
       return i + 1;
     }
     let attributes: { qname: string; value: string }[] | undefined;
+    let bareAmpersands: string[] | undefined;
     let selfClosing = false;
     for (;;) {
       const afterName = i;
@@ -548,7 +549,8 @@ export class XmlTokenizer {
       if (value.indexOf('&') !== -1) {
         const decoded = decodeEntities(value);
         if (decoded === undefined) {
-          this.#events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value)}); read literally, write &amp;`, this.position());
+          // Said once the tag is whole: a tag cut by a chunk end is read again, and would say it again.
+          (bareAmpersands ??= []).push(`"&" that starts no entity reference in an attribute (${clipAround(value)}); read literally, write &amp;`);
           value = decodeEntitiesLeniently(value);
         } else {
           value = decoded;
@@ -594,6 +596,7 @@ export class XmlTokenizer {
       }
     }
 
+    for (const message of bareAmpersands ?? []) events.malformed(message, this.position());
     events.open(element.ns, element.local, resolved);
     if (selfClosing) {
       events.close();

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
-import { parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
+import { byteByByte, parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
   [...new Set(result.diagnostics.filter((d) => level === undefined || d.level === level).map((d) => d.rule))].sort();
@@ -319,6 +319,14 @@ describe('regressions', () => {
     for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
     const validated = await validateSitemap(bytes);
     assert.deepEqual(validated.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), ['R8 8:31', 'R38 5:1', 'R11 6:1', 'R25 7:1', 'R14 8:1']);
+  });
+  it('a bare & in an attribute is one finding, wherever a chunk cut falls in its tag', async () => {
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"><!--${'x'.repeat(1100)}-->\n<url><loc>https://a.example/</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/?a=1&b=2"/></url></urlset>\n`;
+    const bytes = new TextEncoder().encode(text);
+    const whole = await parseChunks([bytes]);
+    assert.deepEqual(whole.diagnostics.filter((d) => d.rule === 'R2').map((d) => `${d.line}:${d.column}`), ['2:35']);
+    for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+    assert.deepEqual(await parseChunks(byteByByte(bytes)), whole);
   });
   it('an <image> in the root\'s own namespace is no image extension, even in an entry of a learnt shape', async () => {
     const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image><loc>https://i.example/${n}</loc></image></url>`;
