@@ -144,12 +144,12 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   /**
-   * An element after the root has ended (what a damaged stretch often leaves): said once what
-   * becomes of it (R2), so the file's kind stays what its root made it and the damage does not turn
-   * into a finding per element.
+   * An element after the root has ended (what a damaged stretch often leaves, or sitemaps pasted one
+   * after another): said once what becomes of it (R2), so the file's kind stays what its root made
+   * it. The parser's own complaint about each such element counts towards the cap on R2 findings.
    */
   #afterRoot(local: string): Role {
-    if (!this.#afterRootReported) {
+    if (!this.#afterRootReported && !this.stopped) {
       this.#afterRootReported = true;
       this.#report('R2', 'error', `<${local}> comes after the root element has ended; it and every element after it are ignored`);
     }
@@ -274,7 +274,7 @@ export class SitemapAssembler implements XmlEvents {
           // As on the usual path, only rel, hreflang and href in no namespace count; the rest is ignored.
           plan.push((name.ns === '' && Object.hasOwn(ALTERNATE_ATTRIBUTES, name.local) ? ALTERNATE_ATTRIBUTES[name.local] : undefined) ?? Step.Skip);
           break;
-        default:
+        case EntryPart.EmptyEnd:
           plan.push(Step.AlternateEnd);
       }
     }
