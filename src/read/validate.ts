@@ -27,7 +27,7 @@ export interface ValidationResult {
   /** Decompressed size. */
   bytes: number;
   compressed: boolean;
-  /** The first `maxDiagnostics` findings, in file order. */
+  /** The first `maxDiagnostics` findings, in file order (by line and column; findings about the whole file first). */
   diagnostics: Diagnostic[];
   /** Findings per `rule:level`, over all of them. */
   counts: Record<string, number>;
@@ -93,7 +93,16 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   }
   const counts = parsed.counts;
   const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
-  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: parsed.diagnostics, counts };
+  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: inFileOrder(parsed.diagnostics), counts };
+}
+
+/**
+ * The parser reports what it reads a batch ahead of the entries checked here, so the order found
+ * depends on where the input's chunks were cut: sorted by position (stable; file-wide findings,
+ * without one, first), the same file gives the same list however it arrives.
+ */
+function inFileOrder(diagnostics: Diagnostic[]): Diagnostic[] {
+  return diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
 }
 
 /** What the normalizer would quietly fix when writing is a finding when reading: raw characters (R10), exact length (R9). */
