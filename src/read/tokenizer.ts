@@ -150,6 +150,8 @@ const TEMPLATE_VALUE = { '"': '([^<"\\t\\n\\r]*)', "'": "([^<'\\t\\n\\r]*)" } as
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 /** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
 const MAX_ENTRY_GROUP_DEPTH = 2;
+/** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
+const MAX_AWAITED_ENTRY_CHARS = 64 * 1024;
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
 /**
@@ -301,6 +303,11 @@ export class XmlTokenizer {
   /** Consecutive children of the root `entry` declined, and how many to skip before trying again. */
   #entryMisses = 0;
   #entrySkips = 0;
+  /** Where the entry awaited whole starts in the document (-1 for none), and how far its end tag was looked for. */
+  #entryAwaitedAt = -1;
+  #entrySearchedTo = 0;
+  /** `end()` has been called: nothing more will come to wait for. */
+  #ending = false;
   #atDocumentStart = true;
   #pendingText = '';
   // Where the next `&`, CR and `]` are in the buffer (its length when there is none): text that holds
@@ -319,6 +326,10 @@ export class XmlTokenizer {
   #lineCountedTo = 0;
   #line = 1;
   #lineStart = 0;
+  /** Where the next CR is from where line counting has got to (the buffer's length when there is none). */
+  #nextCountedReturn = -1;
+  /** The last character counted was a CR at the end of the buffer, whose LF (if any) had not arrived. */
+  #countedReturnLast = false;
 
   constructor(events: XmlEvents) {
     this.#events = events;
@@ -340,6 +351,7 @@ export class XmlTokenizer {
     // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
     this.#buffer = this.#pos === this.#buffer.length ? chunk : [this.#buffer.slice(this.#pos), chunk].join('');
     this.#pos = 0;
+    this.#nextCountedReturn = -1;
     this.#nextAmpersand = -1;
     this.#nextReturn = -1;
     this.#nextBracket = -1;
@@ -352,6 +364,9 @@ export class XmlTokenizer {
   /** Ends the document: anything unfinished is an error that saxes names. */
   end(): void {
     if (this.#abandoned) return;
+    this.#ending = true;
+    // An entry awaited whole will not be: what there is of it goes tag by tag, as it would have without the wait.
+    if (this.#saxes === undefined && this.#entryAwaitedAt !== -1) this.#run();
     if (this.#saxes === undefined) {
       const rest = this.#buffer.slice(this.#pos);
       if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
@@ -371,15 +386,30 @@ export class XmlTokenizer {
     return { line: this.#line, column: offset - this.#lineStart + 1 };
   }
 
-  /** Counts the newlines of the current buffer up to `offset`; every part of the document is counted once, as it passes. */
+  /**
+   * Counts the line ends of the current buffer up to `offset`; every part of the document is counted
+   * once, as it passes. A line ends at LF, CRLF or a lone CR (§2.11), as saxes counts them.
+   */
   #countLines(offset: number): void {
+    const buffer = this.#buffer;
     const from = this.#lineCountedTo - this.#bufferOffset;
     const to = offset - this.#bufferOffset;
     if (to <= from) return;
-    for (let i = this.#buffer.indexOf('\n', from); i !== -1 && i < to; i = this.#buffer.indexOf('\n', i + 1)) {
-      this.#line++;
-      this.#lineStart = this.#bufferOffset + i + 1;
+    let lastEnd = -1;
+    for (let i = buffer.indexOf('\n', from); i !== -1 && i < to; i = buffer.indexOf('\n', i + 1)) {
+      // The LF of a CRLF cut by a chunk end: its CR, the last character counted, ended the line.
+      if (!(i === from && this.#countedReturnLast)) this.#line++;
+      lastEnd = i;
     }
+    // Counting goes forward through the buffer: the next CR is searched for once, not once per call.
+    if (this.#nextCountedReturn < from) this.#nextCountedReturn = indexOrLength(buffer, '\r', from);
+    for (; this.#nextCountedReturn < to; this.#nextCountedReturn = indexOrLength(buffer, '\r', this.#nextCountedReturn + 1)) {
+      const i = this.#nextCountedReturn;
+      if (buffer.charCodeAt(i + 1) !== Char.LineFeed) this.#line++;
+      if (i > lastEnd) lastEnd = i;
+    }
+    if (lastEnd !== -1) this.#lineStart = this.#bufferOffset + lastEnd + 1;
+    this.#countedReturnLast = to === buffer.length && buffer.charCodeAt(to - 1) === Char.Return;
     this.#lineCountedTo = offset;
   }
 
@@ -482,7 +512,8 @@ export class XmlTokenizer {
         if (this.#entrySkips > 0) this.#entrySkips--;
         else {
           const entryEnd = this.#entry(known, lt, events);
-          if (entryEnd !== -1) {
+          if (entryEnd === INCOMPLETE) return INCOMPLETE;
+          if (entryEnd !== NOT_WHOLE) {
             this.#entryMisses = 0;
             return entryEnd;
           }
@@ -655,31 +686,55 @@ export class XmlTokenizer {
 
   /**
    * A whole child of the root starting at `lt`, offered to the consumer in one event: returns its
-   * end, or -1 (nothing taken) for the usual path. Generated sitemaps repeat one or two shapes of
-   * entry, so the markup of each shape is learnt once and later entries are matched against it
-   * literally, a few native compares instead of tag after tag.
+   * end, NOT_WHOLE (nothing taken) for the usual path, or INCOMPLETE when the entry runs on past
+   * the buffer. Generated sitemaps repeat one or two shapes of entry, so the markup of each shape
+   * is learnt once and later entries are matched against it literally, a few native compares
+   * instead of tag after tag.
    */
   #entry(element: OpenElement, lt: number, events: XmlEvents): number {
     // Entries that keep changing shape miss every template and are scanned twice: then the usual path serves.
-    if (this.#templateHits + TEMPLATE_WARMUP < this.#entryScans * TEMPLATE_MIN_HITS_PER_SCAN) return -1;
+    if (this.#templateHits + TEMPLATE_WARMUP < this.#entryScans * TEMPLATE_MIN_HITS_PER_SCAN) return NOT_WHOLE;
+    // Still waiting for the rest of this entry: nothing to try until its end tag has come.
+    if (this.#bufferOffset + lt === this.#entryAwaitedAt && this.#runsPastBuffer(element, lt)) return INCOMPLETE;
     const end = this.#templateEntries(element, lt, events);
     if (end !== lt) return end;
-    this.#entryScans++;
     const scanned = this.#scanEntry(element, lt + 2 + element.qname.length);
     if (scanned === -1 || !events.entry(element, this.#entryContent)) {
       // The scan looked ahead of where reading resumes: what it found next holds only from there on.
       this.#nextAmpersand = -1;
       this.#nextReturn = -1;
       this.#nextBracket = -1;
-      return -1;
+      // An entry cut by the chunk's end is no other shape: it is tried whole again once it is all there.
+      if (scanned === -1 && this.#runsPastBuffer(element, lt)) return INCOMPLETE;
+      this.#entryScans++;
+      return NOT_WHOLE;
     }
+    this.#entryScans++;
     this.#learnTemplate(element, lt, scanned);
     return this.#templateEntries(element, scanned, events);
   }
 
   /**
+   * True when the entry at `lt` has no end tag in the buffer and is short enough to wait for: it
+   * is then awaited, and each later look searches only the text that came since.
+   */
+  #runsPastBuffer(element: OpenElement, lt: number): boolean {
+    const buffer = this.#buffer;
+    const at = this.#bufferOffset + lt;
+    const endTag = `</${element.qname}>`;
+    const from = at === this.#entryAwaitedAt ? Math.max(lt, this.#entrySearchedTo - this.#bufferOffset - endTag.length + 1) : lt;
+    if (this.#ending || buffer.length - lt > MAX_AWAITED_ENTRY_CHARS || buffer.indexOf(endTag, from) !== -1) {
+      this.#entryAwaitedAt = -1;
+      return false;
+    }
+    this.#entryAwaitedAt = at;
+    this.#entrySearchedTo = this.#bufferOffset + buffer.length;
+    return true;
+  }
+
+  /**
    * Entries from `at` on, while each has the markup of a template: returns the end of the last
-   * one taken, or `at`. The whitespace between them (space, tab, LF) has nothing to report.
+   * one taken, or `at`. The whitespace between them (CRLF line ends included) has nothing to report.
    */
   #templateEntries(element: OpenElement, at: number, events: XmlEvents): number {
     const buffer = this.#buffer;
@@ -688,7 +743,7 @@ export class XmlTokenizer {
     let p = at;
     next: for (;;) {
       let c = buffer.charCodeAt(p);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++p);
       // The entry's own start is where the consumer's `position()` must point.
       this.#pos = p;
       for (let k = 0; k < templates.length; k++) {
@@ -771,7 +826,7 @@ export class XmlTokenizer {
   /**
    * The child of the root whose start tag ends at `start`, tag by tag: leaves, groups of leaves
    * two deep (attribute-less, seen before) and empty elements with attributes, whitespace between
-   * (space, tab, LF). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
+   * (space, tab, LF, CR). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
    */
   #scanEntry(element: OpenElement, start: number): number {
     const buffer = this.#buffer;
@@ -783,7 +838,7 @@ export class XmlTokenizer {
     let p = start;
     for (;;) {
       let c = buffer.charCodeAt(p);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++p);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++p);
       if (c !== Char.Less) return -1;
       if (buffer.charCodeAt(p + 1) === Char.Slash) {
         const open = groups.pop() ?? element;
@@ -840,7 +895,7 @@ export class XmlTokenizer {
     for (;;) {
       const afterName = i;
       let c = buffer.charCodeAt(i);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab) c = buffer.charCodeAt(++i);
+      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++i);
       if (c === Char.Slash) {
         if (buffer.charCodeAt(i + 1) !== Char.Greater || content.count === first) return -1;
         content.push(EntryPart.EmptyEnd, name, '');
@@ -1027,6 +1082,8 @@ export class XmlTokenizer {
 const ABANDONED = Symbol('abandoned');
 const INCOMPLETE = -1;
 const FOREIGN = -2;
+/** A child of the root not taken whole: it goes tag by tag. */
+const NOT_WHOLE = -3;
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];
 
 function resolveName(qname: string, scope: Scope, isElement: boolean): { ns: string; local: string } | undefined {

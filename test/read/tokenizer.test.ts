@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SitemapAssembler } from '../../src/read/assemble.ts';
+import { XmlTokenizer, type XmlEvents } from '../../src/read/tokenizer.ts';
+import type { ParsedEntry } from '../../src/read/types.ts';
+
+/**
+ * The tokenizer's events counted by the way they arrive, for the same assembler the reader uses;
+ * `late` counts the writes after which fewer entries had come out than `</url>` end tags had gone in.
+ */
+function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEntries: number; opened: number; late: number } {
+  const entries: ParsedEntry[] = [];
+  let late = 0;
+  let written = '';
+  let wholeEntries = 0;
+  let opened = 0;
+  // eslint-disable-next-line prefer-const -- the assembler asks the tokenizer for positions, and the tokenizer needs the events first
+  let tokenizer: XmlTokenizer;
+  const assembler = new SitemapAssembler({
+    base: undefined,
+    report: (diagnostic) => assert.fail(`unexpected finding: ${diagnostic.rule} ${diagnostic.message}`),
+    position: () => tokenizer.position(),
+    emit: (entry) => entries.push(entry),
+    trackPositions: false,
+    onKind: () => undefined,
+  });
+  const events: XmlEvents = {
+    get capturing() {
+      return assembler.capturing;
+    },
+    get wantsEntries() {
+      return assembler.wantsEntries;
+    },
+    open: (ns, local, attributes) => {
+      opened++;
+      assembler.open(ns, local, attributes);
+    },
+    text: (text) => assembler.text(text),
+    close: () => assembler.close(),
+    leaf: (ns, local, text) => assembler.leaf(ns, local, text),
+    entry: (name, content) => {
+      const taken = assembler.entry(name, content);
+      if (taken) wholeEntries++;
+      return taken;
+    },
+    malformed: (message, position) => assembler.malformed(message, position),
+    doctype: (position) => assembler.doctype(position),
+  };
+  tokenizer = new XmlTokenizer(events);
+  for (const chunk of chunks) {
+    tokenizer.write(chunk);
+    written += chunk;
+    if (entries.length < written.split('</url>').length - 1) late++;
+  }
+  tokenizer.end();
+  assembler.finish();
+  return { entries, wholeEntries, opened, late };
+}
+
+describe('whole entries', () => {
+  const entry = (n: number, lineEnd: string): string =>
+    [
+      '  <url>',
+      `    <loc>https://a.example/${n}?a=1&amp;b=2</loc>`,
+      `    <lastmod>2026-11-0${1 + (n % 9)}</lastmod>`,
+      '    <image:image>',
+      `      <image:loc>https://a.example/i/${n}.jpg</image:loc>`,
+      '    </image:image>',
+      '    <xhtml:link',
+      `      rel="alternate" hreflang="en" href="https://a.example/${n}?a=1&amp;b=2"/>`,
+      '  </url>',
+      '',
+    ].join(lineEnd);
+  const urlset = (lineEnd: string): string =>
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">${lineEnd}` +
+    `${Array.from({ length: 50 }, (_, n) => entry(n, lineEnd)).join('')}</urlset>${lineEnd}`;
+  const expected = Array.from({ length: 50 }, (_, n) => ({
+    loc: `https://a.example/${n}?a=1&b=2`,
+    lastmod: `2026-11-0${1 + (n % 9)}`,
+    images: [{ loc: `https://a.example/i/${n}.jpg` }],
+    alternates: [{ hreflang: 'en', href: `https://a.example/${n}?a=1&b=2` }],
+  }));
+
+  // Line ends between and inside entries are whitespace with nothing to report, whichever kind they are.
+  for (const [name, lineEnd] of [['LF', '\n'], ['CRLF', '\r\n'], ['lone CR', '\r']] as const) {
+    it(`pretty-printed with ${name} line ends: every entry after the first is taken in one step`, () => {
+      const text = urlset(lineEnd);
+      // Cut anywhere, even inside an end tag: an entry cut by a chunk's end is awaited and taken whole too.
+      for (const size of [text.length, 1000, 7, 1]) {
+        const chunks = Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+        const result = tokenize(chunks);
+        assert.deepEqual(result.entries, expected, `chunks of ${size}`);
+        // The first entry is read tag by tag (its names are new), then offered whole; every later one is taken in one step.
+        assert.equal(result.wholeEntries, 49, `chunks of ${size}`);
+        // The root and the first entry's six elements: no later entry went through open/text/close.
+        assert.equal(result.opened, 7, `chunks of ${size}`);
+        // Each entry as soon as its end tag is in: an entry cut by a chunk's end is awaited no longer than that.
+        assert.equal(result.late, 0, `chunks of ${size}`);
+      }
+    });
+  }
+
+  it('an entry too long to await is read tag by tag as it comes, and later entries are whole again', () => {
+    const image = (n: number): string => `<image:image><image:loc>https://a.example/i/${n}.jpg</image:loc></image:image>`;
+    const long = `<url><loc>https://a.example/long</loc>${Array.from({ length: 1000 }, (_, n) => image(n)).join('')}</url>\n`;
+    const entries = Array.from({ length: 20 }, (_, n) => `<url><loc>https://a.example/${n}</loc>${image(n)}</url>\n`);
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${entries.slice(0, 10).join('')}${long}${entries.slice(10).join('')}</urlset>\n`;
+    assert.ok(long.length > 64 * 1024);
+    const chunks = Array.from({ length: Math.ceil(text.length / 1000) }, (_, i) => text.slice(i * 1000, (i + 1) * 1000));
+    const result = tokenize(chunks);
+    assert.equal(result.entries.length, 21);
+    assert.equal((result.entries[10] as { images: unknown[] }).images.length, 1000);
+    assert.equal(result.late, 0);
+    // The first entry teaches the names; the long one is not waited for past the limit, so it goes tag by tag: its <url> and
+    // 1,000 <image:image> opened (their leaves, names seen before, as leaf events).
+    assert.equal(result.wholeEntries, 19);
+    assert.equal(result.opened, 1 + 4 + 1 + 1000);
+  });
+});
