@@ -93,9 +93,22 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
       return { done: false, value: batch[index++] as ParsedEntry };
     };
+    const take = (): Promise<IteratorResult<ParsedEntry>> | IteratorResult<ParsedEntry> =>
+      index < batch.length ? { done: false, value: batch[index++] as ParsedEntry } : refill();
+    // A call made while a refill is under way waits for it, or two refills would each take a batch and the first one's rest be lost.
+    let refilling: Promise<unknown> | undefined;
     return {
-      // Most calls find their entry in the batch at hand: a promise made settled, without an async function's machinery.
-      next: (): Promise<IteratorResult<ParsedEntry>> => (index < batch.length ? Promise.resolve({ done: false, value: batch[index++] as ParsedEntry }) : refill()),
+      next: (): Promise<IteratorResult<ParsedEntry>> => {
+        // Most calls find their entry in the batch at hand: a promise made settled, without an async function's machinery.
+        if (refilling === undefined && index < batch.length) return Promise.resolve({ done: false, value: batch[index++] as ParsedEntry });
+        const result = refilling === undefined ? refill() : refilling.then(take, take);
+        refilling = result;
+        const settle = (): void => {
+          if (refilling === result) refilling = undefined;
+        };
+        result.then(settle, settle);
+        return result;
+      },
       return: async (): Promise<IteratorResult<ParsedEntry>> => {
         await batches.return?.(undefined);
         return { done: true, value: undefined };

@@ -359,6 +359,16 @@ describe('regressions', () => {
     for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
     assert.deepEqual(await parseChunks(byteByByte(bytes)), whole);
   });
+  it('entries asked for without waiting for the one before all come, in order', async () => {
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 40 }, (_, n) => `<url><loc>https://a.example/${n}</loc></url>`).join('\n')}</urlset>`;
+    // Small chunks make many batches, so calls land while a batch is being read.
+    const iterator = parseSitemap([...randomSplits(new TextEncoder().encode(xml), 3)])[Symbol.asyncIterator]();
+    const results = await Promise.all(Array.from({ length: 42 }, () => iterator.next()));
+    assert.deepEqual(
+      results.map((r) => (r.done === true ? 'done' : r.value.loc)),
+      [...Array.from({ length: 40 }, (_, n) => `https://a.example/${n}`), 'done', 'done'],
+    );
+  });
   it('an <image> in the root\'s own namespace is no image extension, even in an entry of a learnt shape', async () => {
     const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image><loc>https://i.example/${n}</loc></image></url>`;
     const xml = `<urlset xmlns="http://www.google.com/schemas/sitemap-image/1.1">${entry(1)}${entry(2)}${entry(3)}</urlset>`;
