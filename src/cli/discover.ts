@@ -3,6 +3,7 @@ import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../read/discover.ts';
 import type { ParsedRecord } from '../read/types.ts';
+import { startDiscoverProgress } from './progress.ts';
 import { formatBytes } from './report.ts';
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
 
@@ -18,6 +19,7 @@ export interface DiscoverFlags {
   depth?: number;
   maxBytes?: number;
   maxSitemaps?: number;
+  progress: boolean;
 }
 
 /** Findings printed under each file in the tree; `--json` has them all. */
@@ -45,7 +47,16 @@ export async function discoverCommand(siteUrl: string, flags: DiscoverFlags, io:
     options.onUrl = (record) => writer.line(formatRecord(record, format));
   }
 
-  const report = await discoverSitemaps(withScheme(siteUrl), options);
+  // Not while page URLs stream to the same terminal: the bar would be drawn over them.
+  const showProgress = flags.progress && io.stderr.isTTY === true && !(writer !== undefined && io.stdout.isTTY === true);
+  const progress = showProgress ? startDiscoverProgress(io.stderr) : undefined;
+  if (progress !== undefined) options.onProgress = (p) => progress.update(p);
+  let report: DiscoveryReport;
+  try {
+    report = await discoverSitemaps(withScheme(siteUrl), options);
+  } finally {
+    progress?.stop();
+  }
   await writer?.flush();
   if (flags.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   // With --urls the page URLs own stdout, so the tree goes to stderr.

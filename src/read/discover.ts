@@ -99,7 +99,23 @@ export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
    * down (e.g. until stdout drains). Order across files depends on timing; within a file it is the file's.
    */
   onUrl?: (record: ParsedRecord, sitemap: DiscoveredSitemap) => void | Promise<void>;
+  /** How far discovery has got: after each file, each file found, and every few thousand page URLs. */
+  onProgress?: (progress: DiscoverProgress) => void;
 }
+
+export interface DiscoverProgress {
+  /** Files to read so far, the usual paths probed included; it grows as indexes list more. */
+  files: number;
+  /** Of those, files done (read, failed, or probed and not there). */
+  done: number;
+  /** Files that could not be read. */
+  failed: number;
+  /** Page URLs read so far. */
+  urls: number;
+}
+
+/** Page URLs between two progress reports while a file is read. */
+const PROGRESS_URLS = 5_000;
 
 const DEFAULTS = { concurrency: 4, maxDepth: 5, maxSitemaps: 50_000, maxDiagnostics: 100, maxBytes: DEFAULT_MAX_BYTES };
 
@@ -125,6 +141,8 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
   const maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
   const maxSitemaps = options.maxSitemaps ?? DEFAULTS.maxSitemaps;
   const robots = await readRobotsTxt(site, options);
+  const progress: DiscoverProgress = { files: 0, done: 0, failed: 0, urls: 0 };
+  const tell = options.onProgress === undefined ? undefined : () => options.onProgress?.({ ...progress });
 
   const seen = new Set<string>();
   let budget = maxSitemaps;
@@ -140,12 +158,24 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
     budget--;
     level.push({ url, key, via, ancestors: new Set() });
   }
+  progress.files = level.length;
+  tell?.();
 
   const report: DiscoveryReport = { site, robots, sitemaps: [], totals: { sitemaps: 0, urls: 0, failed: 0 } };
   // Level by level, so which copy of a sitemap listed twice gets read does not depend on timing.
   for (let depth = 0; level.length > 0; depth++) {
     const claims = orderedClaims(level.length);
-    const outcomes = await Promise.all(level.map((pending, i) => limit(() => readOne(pending, claims(i), seen, options))));
+    const outcomes = await Promise.all(
+      level.map((pending, i) =>
+        limit(async () => {
+          const outcome = await readOne(pending, claims(i), seen, options, progress, tell);
+          progress.done++;
+          if (outcome.node?.error !== undefined) progress.failed++;
+          tell?.();
+          return outcome;
+        }),
+      ),
+    );
     const next: Pending[] = [];
     for (const { pending, node, children } of outcomes) {
       if (node === undefined) continue;
@@ -178,12 +208,14 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
       }
     }
     level = next;
+    progress.files += next.length;
+    if (next.length > 0) tell?.();
   }
   return report;
 }
 
 /** Fetches and parses one file. Resolves its claim as soon as its final URL is known. */
-async function readOne(pending: Pending, claim: Claim, seen: Set<string>, options: DiscoverOptions): Promise<Outcome> {
+async function readOne(pending: Pending, claim: Claim, seen: Set<string>, options: DiscoverOptions, progress: DiscoverProgress, tell: (() => void) | undefined): Promise<Outcome> {
   const probe = pending.via === 'well-known';
   // One byte over the parser's cap, so an oversized file is the parser's R3 finding, not a transport failure.
   const maxBytes = (options.maxBytes ?? DEFAULTS.maxBytes) + 1;
@@ -230,7 +262,7 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
     note(node, rule, 'warn', `redirects to ${fetched.finalUrl}, ${what}; not read again`, fetched.finalUrl);
     return outcome;
   }
-  await parseInto(node, fetched, children, options);
+  await parseInto(node, fetched, children, options, progress, tell);
   if (pending.parent?.kind === 'sitemapindex' && node.kind === 'sitemapindex') {
     note(node, 'R22', 'warn', `an index listed by another index (${pending.parent.url}): indexes should not nest`);
   }
@@ -239,7 +271,14 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
   return outcome;
 }
 
-async function parseInto(node: DiscoveredSitemap, fetched: FetchSuccess, children: string[], options: DiscoverOptions): Promise<void> {
+async function parseInto(
+  node: DiscoveredSitemap,
+  fetched: FetchSuccess,
+  children: string[],
+  options: DiscoverOptions,
+  progress: DiscoverProgress,
+  tell: (() => void) | undefined,
+): Promise<void> {
   const parsed = parseSitemap(fetched.body, {
     base: fetched.finalUrl,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
@@ -253,6 +292,7 @@ async function parseInto(node: DiscoveredSitemap, fetched: FetchSuccess, childre
         else extraChildren++;
       } else {
         node.urls++;
+        if (++progress.urls % PROGRESS_URLS === 0) tell?.();
         await options.onUrl?.(entry as ParsedRecord, node);
       }
     }

@@ -74,6 +74,21 @@ describe('sitemapkit discover', () => {
     assert.match(csv.stderr, /\/sitemap\.xml {2}200 {2}urlset, 2 URLs .*\(well-known\)\nFound 1 sitemap listing 2 URLs\.\n$/);
   });
 
+  test('a progress bar on a terminal (stderr), cleared at the end; none when page URLs stream to the same terminal, or with --no-progress', async () => {
+    const plain = await runCli(['discover', site.origin, ...NET], { cwd });
+    const shown = await runCli(['discover', site.origin, ...NET], { cwd, tty: 'stderr' });
+    assert.equal(shown.code, 1);
+    assert.equal(shown.stdout, plain.stdout);
+    // The last frame: every file done (the usual paths probed and found empty count too) and the totals of the tree; then the line is cleared.
+    assert.match(shown.stderr, /█ 19\/19 files \| 12 URLs \| 4 failed\u001b\[0K/);
+    assert.ok(shown.stderr.endsWith('\u001b[2K'), JSON.stringify(shown.stderr.slice(-40)));
+    const urls = await runCli(['discover', site.origin, '--urls', ...NET], { cwd, tty: 'both' });
+    assert.doesNotMatch(urls.stderr, /files \|/);
+    assert.equal(urls.stdout.trimEnd().split('\n').length, 12);
+    const off = await runCli(['discover', site.origin, '--no-progress', ...NET], { cwd, tty: 'stderr' });
+    assert.equal(off.stderr, '');
+  });
+
   test('nothing found: exit 1 and a plain sentence', async () => {
     const empty = await startServer((_request, response) => response.writeHead(404).end());
     try {

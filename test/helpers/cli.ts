@@ -8,7 +8,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function runCli(argv: string[], options: { cwd: string; stdin?: string; now?: number }): Promise<CliResult> {
+/** `tty`: stderr (and stdout, when `'both'`) claims to be a terminal, as progress bars need. */
+export async function runCli(argv: string[], options: { cwd: string; stdin?: string; now?: number; tty?: 'stderr' | 'both' }): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const sink = (append: (s: string) => void) =>
@@ -20,8 +21,8 @@ export async function runCli(argv: string[], options: { cwd: string; stdin?: str
     });
   const io = {
     stdin: Readable.from([Buffer.from(options.stdin ?? '')]),
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
+    stdout: Object.assign(sink((s) => (stdout += s)), { isTTY: options.tty === 'both' }),
+    stderr: Object.assign(sink((s) => (stderr += s)), { isTTY: options.tty !== undefined, columns: 100 }),
     cwd: options.cwd,
     now: () => options.now ?? Date.parse('2026-11-22T12:00:00Z'),
   };

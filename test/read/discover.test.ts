@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../../src/read/discover.ts';
+import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoverProgress, type DiscoveryReport } from '../../src/read/discover.ts';
 import { fixture, startFixtureSite } from '../helpers/fixture-site.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';
 
@@ -38,11 +38,13 @@ describe('discoverSitemaps on the fixture site', () => {
   let site: TestServer;
   let report: DiscoveryReport;
   const pages: { loc: string; from: string }[] = [];
+  const progress: DiscoverProgress[] = [];
 
   before(async () => {
     site = await startFixtureSite();
     report = await discoverSitemaps(`${site.origin}/some/page?x=1`, {
       ...QUICK,
+      onProgress: (p) => progress.push(p),
       // An async consumer: discovery waits for it.
       onUrl: async (record, sitemap) => {
         await new Promise((resolve) => setImmediate(resolve));
@@ -51,6 +53,20 @@ describe('discoverSitemaps on the fixture site', () => {
     });
   });
   after(() => site.close());
+
+  test('progress: counts only grow, and the last report has every file done and the totals of the tree', () => {
+    assert.ok(progress.length > 3);
+    for (const [i, p] of progress.entries()) {
+      const before = progress[i - 1] ?? { files: 0, done: 0, failed: 0, urls: 0 };
+      assert.ok(p.files >= before.files && p.done >= before.done && p.failed >= before.failed && p.urls >= before.urls, JSON.stringify([before, p]));
+      assert.ok(p.done <= p.files);
+    }
+    const last = progress.at(-1);
+    assert.equal(last?.done, last?.files);
+    // Every file of the tree, and the usual paths probed and found empty besides.
+    assert.ok((last?.done ?? 0) > report.totals.sitemaps + report.totals.failed);
+    assert.deepEqual([last?.failed, last?.urls], [report.totals.failed, report.totals.urls]);
+  });
 
   test('the tree: robots.txt entries in file order, then well-known finds, children under their index', () => {
     assert.equal(report.site, `${site.origin}/`);
