@@ -7,7 +7,7 @@
 import { SitemapError } from '../errors.ts';
 
 export interface FetchOptions {
-  /** @default globalThis.fetch */
+  /** @default undici's `fetch` (from npm; see `defaultFetch`) */
   fetch?: typeof globalThis.fetch;
   /** Milliseconds one attempt may take, from the request to the last body byte. @default 30000 */
   timeoutMs?: number;
@@ -144,11 +144,28 @@ export async function fetchResource(url: string, options: FetchOptions = {}): Pr
   }
 }
 
+/**
+ * undici 8 from npm rather than Node's own `fetch`: the undici inside Node 24.21 (7.29, and 7.x
+ * from npm too) crashes the process, uncatchably, when a server closes the connection while the
+ * reader has not caught up (`assert(!this.paused)`, nodejs/undici#5360), which servers that send
+ * `Connection: close` do all the time. Loaded on first use, so commands that fetch nothing do not
+ * pay for it.
+ */
+let undiciFetch: Promise<typeof globalThis.fetch> | undefined;
+function defaultFetch(): Promise<typeof globalThis.fetch> {
+  undiciFetch ??= import('undici').then(({ Agent, fetch }) => {
+    // Its own Agent: the global dispatcher is shared with Node's undici, whose connections have the bug.
+    const dispatcher = new Agent();
+    return ((url: string, init: RequestInit) => fetch(url, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch;
+  });
+  return undiciFetch;
+}
+
 type Hop = { response: Response; attempts: number; bodySignal: AbortSignal } | { failure: FetchFailureReason; message: string; attempts: number };
 
 /** One URL, retried on network errors, timeouts, 429 and 5xx with exponential backoff (or `Retry-After`). */
 async function requestWithRetries(url: string, options: FetchOptions): Promise<Hop> {
-  const fetchFn = options.fetch ?? globalThis.fetch;
+  const fetchFn = options.fetch ?? (await defaultFetch());
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const retries = options.retries ?? DEFAULTS.retries;
   const sleep = options.sleep ?? defaultSleep;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isSitemapError } from '../../src/errors.ts';
@@ -227,6 +228,34 @@ describe('fetchResource', () => {
     assert.match(error.message, /larger than 4096 bytes/);
     // Exactly at the cap is fine.
     assert.equal((await text(await fetchResource(`${server.origin}/big`, { maxBytes: BIG.length }))).length, BIG.length);
+  });
+
+  test('a server that closes the connection before the body is read: every byte arrives, no crash', async () => {
+    // Node 24's own fetch (undici 7.29; 7.30 from npm too) dies here with an uncatchable assert(!this.paused): the FIN comes
+    // while the parser waits for the reader (nodejs/undici#5360). sitemapkit uses undici 8 from npm, which has the fix.
+    const body = Buffer.alloc(64 * 1024, 0x61);
+    let sent: () => void = () => undefined;
+    const allSent = new Promise<void>((resolve) => (sent = resolve));
+    const closing = createNetServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+        socket.end(body, sent);
+      });
+    });
+    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = closing.address() as AddressInfo;
+      const result = await fetchResource(`http://127.0.0.1:${port}/sitemap.xml`);
+      assert.ok(result.ok);
+      // The reader is busy elsewhere until the whole body and the FIN are on their way.
+      await allSent;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let bytes = 0;
+      for await (const chunk of result.body) bytes += chunk.length;
+      assert.equal(bytes, body.length);
+    } finally {
+      await new Promise((resolve) => closing.close(resolve));
+    }
   });
 
   test('Content-Encoding: gzip is undone on the way in', async () => {
