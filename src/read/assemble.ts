@@ -29,7 +29,7 @@ const CORE_URL_CHILDREN = ['loc', 'lastmod', 'changefreq', 'priority'];
  */
 const Step = {
   Loc: 0, Lastmod: 1, Changefreq: 2, Priority: 3, ImageStart: 4, ImageEnd: 5, Skip: 6, AlternateStart: 7, Rel: 8, Hreflang: 9, Href: 10, AlternateEnd: 11,
-  VideoStart: 12, VideoEnd: 13, NewsStart: 14, PublicationStart: 15,
+  VideoStart: 12, VideoEnd: 13, NewsStart: 14, PublicationStart: 15, VideoAttributesStart: 16,
 } as const;
 /** The extension groups an entry's content may hold, and which can hold which. */
 const Group = { Image: 0, Video: 1, News: 2, Publication: 3 } as const;
@@ -38,8 +38,12 @@ interface GroupField {
   readonly group: Group;
   readonly key: string;
 }
+/** An attribute of a video field (`currency`, `relationship`…), passed on with the field's text as the usual path does. */
+interface VideoAttribute {
+  readonly attribute: XmlName;
+}
 const ALTERNATE_ATTRIBUTES: Record<string, (typeof Step)[keyof typeof Step]> = { rel: Step.Rel, hreflang: Step.Hreflang, href: Step.Href };
-type EntryPlan = ((typeof Step)[keyof typeof Step] | GroupField)[];
+type EntryPlan = ((typeof Step)[keyof typeof Step] | GroupField | VideoAttribute)[];
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
@@ -228,6 +232,8 @@ export class SitemapAssembler implements XmlEvents {
     let seen = 0;
     let extension = false;
     let news = false;
+    // Inside a video field's start tag: its attributes go with the field.
+    let videoAttributes = false;
     for (let i = 0; i < content.count; i++) {
       const name = content.names[i] as XmlName;
       switch (content.kinds[i]) {
@@ -253,7 +259,17 @@ export class SitemapAssembler implements XmlEvents {
           plan.push(GROUP_STARTS[group]);
           break;
         }
+        case EntryPart.AttributedStart: {
+          const group = groups[groups.length - 1] as Group;
+          // As for a leaf <news:publication> below; attributes elsewhere are ignored, as on the usual path.
+          if (group === Group.News && name.ns === NS.news && name.local === 'publication') return [];
+          videoAttributes = group === Group.Video && groupField(group, name) !== undefined;
+          plan.push(videoAttributes ? Step.VideoAttributesStart : Step.Skip);
+          break;
+        }
+        case EntryPart.AttributedText:
         case EntryPart.GroupLeaf: {
+          videoAttributes = false;
           // Other children of a group are ignored without a word, as on the usual path.
           const group = groups[groups.length - 1] as Group;
           const field = groupField(group, name);
@@ -271,8 +287,10 @@ export class SitemapAssembler implements XmlEvents {
           plan.push(Step.AlternateStart);
           break;
         case EntryPart.Attribute:
-          // As on the usual path, only rel, hreflang and href in no namespace count; the rest is ignored.
-          plan.push((name.ns === '' && Object.hasOwn(ALTERNATE_ATTRIBUTES, name.local) ? ALTERNATE_ATTRIBUTES[name.local] : undefined) ?? Step.Skip);
+          if (videoAttributes) plan.push({ attribute: name });
+          else if (groups.length > 0) plan.push(Step.Skip);
+          // On a link, as on the usual path, only rel, hreflang and href in no namespace count; the rest is ignored.
+          else plan.push((name.ns === '' && Object.hasOwn(ALTERNATE_ATTRIBUTES, name.local) ? ALTERNATE_ATTRIBUTES[name.local] : undefined) ?? Step.Skip);
           break;
         case EntryPart.EmptyEnd:
           plan.push(Step.AlternateEnd);
@@ -290,6 +308,7 @@ export class SitemapAssembler implements XmlEvents {
     let rel: string | undefined;
     let hreflang: string | undefined;
     let href: string | undefined;
+    let attributes: XmlAttribute[] | undefined;
     for (let i = 0; i < plan.length; i++) {
       const step = plan[i] as EntryPlan[number];
       const text = texts[i] as string;
@@ -349,12 +368,21 @@ export class SitemapAssembler implements XmlEvents {
         case Step.PublicationStart:
           (news as Partial<NewsRecord>).publication = { name: '', language: '' };
           break;
+        case Step.VideoAttributesStart:
+          attributes = [];
+          break;
         default: {
+          if ('attribute' in step) {
+            (attributes as XmlAttribute[]).push({ ns: step.attribute.ns, local: step.attribute.local, value: text });
+            break;
+          }
           const value = trimmedAsWritten(text, raws[i] as string);
           const { group, key } = step;
           if (group === Group.Image) (image as unknown as Record<string, string>)[key] = value;
-          else if (group === Group.Video) videoField(video as Partial<VideoRecord>, key, value, NO_ATTRIBUTES);
-          else if (group === Group.News) (news as unknown as Record<string, string>)[key] = value;
+          else if (group === Group.Video) {
+            videoField(video as Partial<VideoRecord>, key, value, attributes ?? NO_ATTRIBUTES);
+            attributes = undefined;
+          } else if (group === Group.News) (news as unknown as Record<string, string>)[key] = value;
           else (news as NewsRecord).publication[key as 'name' | 'language'] = value;
         }
       }

@@ -31,7 +31,12 @@ export interface XmlName {
  * a leaf of that group, or an empty element with attributes (`<xhtml:link … />`): its start, each
  * attribute (the name resolved, the value as text), its end.
  */
-export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3, EmptyStart: 4, Attribute: 5, EmptyEnd: 6 } as const;
+/**
+ * The parts of an entry: leaves and groups of them; `<name a="…"/>` as EmptyStart, its Attributes
+ * and EmptyEnd; a leaf with attributes in a group (`<video:price currency="…">text</…>`) as
+ * AttributedStart, its Attributes and AttributedText.
+ */
+export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3, EmptyStart: 4, Attribute: 5, EmptyEnd: 6, AttributedStart: 7, AttributedText: 8 } as const;
 export type EntryPart = (typeof EntryPart)[keyof typeof EntryPart];
 
 /** The content of one entry, in document order; reused from entry to entry, so read it during the call. */
@@ -80,9 +85,9 @@ export interface XmlEvents {
   readonly wantsEntries: boolean;
   /**
    * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
-   * `<field>text</field>`, groups of them (two deep) and empty elements with attributes
-   * (`<link a="…"/>`), with whitespace between: `content` lists them in document order, texts
-   * decoded. Returns true when it took the element exactly as the `open`, `text` and `close`
+   * `<field>text</field>`, groups of leaves (two deep; in a group a leaf may have attributes) and
+   * empty elements with attributes (`<link a="…"/>`), with whitespace between: `content` lists
+   * them in document order, texts decoded. Returns true when it took the element exactly as the `open`, `text` and `close`
    * events would have; false, having changed nothing, to get those instead.
    */
   entry(name: XmlName, content: EntryContent): boolean;
@@ -808,7 +813,7 @@ export class XmlTokenizer {
     for (let i = 0; i < scanned.count; i++) {
       const kind = scanned.kinds[i] as EntryPart;
       content.push(kind, scanned.names[i] as XmlName, '');
-      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf && kind !== EntryPart.Attribute) continue;
+      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf && kind !== EntryPart.Attribute && kind !== EntryPart.AttributedText) continue;
       const start = bounds[2 * i] as number;
       source += escapeRegExp(buffer.slice(from, start));
       source += kind === EntryPart.Attribute ? TEMPLATE_VALUE[buffer[start - 1] as '"' | "'"] : TEMPLATE_TEXT;
@@ -851,8 +856,7 @@ export class XmlTokenizer {
       }
       const child = this.#seen(p);
       if (child === undefined) {
-        if (groups.length > 0) return -1;
-        p = this.#scanEmpty(p);
+        p = this.#scanWithAttributes(p, groups.length > 0);
         if (p === -1) return -1;
         continue;
       }
@@ -877,38 +881,53 @@ export class XmlTokenizer {
   }
 
   /**
-   * `<name attribute="value" …/>` at `lt`, with at least one attribute and each well-formed on
-   * sight (no namespace declaration, no whitespace but spaces in a value, only valid references):
-   * pushed to `#entryContent` as its start, attributes and end. Returns its end, or -1.
+   * A tag with at least one attribute at `lt`, each well-formed on sight (no namespace declaration,
+   * no whitespace but spaces in a value, only valid references): outside groups an empty element
+   * `<name a="…"/>` (its start, attributes and end), inside a group a leaf `<name a="…">text</name>`
+   * (its start, attributes and text), pushed to `#entryContent`. Returns its end, or -1.
    */
-  #scanEmpty(lt: number): number {
+  #scanWithAttributes(lt: number, inGroup: boolean): number {
     const buffer = this.#buffer;
     const content = this.#entryContent;
     const bounds = this.#leafBounds;
     let i = lt + 1;
     if (!isNameStart(buffer.charCodeAt(i))) return -1;
     while (isNameChar(buffer.charCodeAt(i))) i++;
-    const name = resolveName(buffer.slice(lt + 1, i), this.#scope, true);
+    const qname = buffer.slice(lt + 1, i);
+    const name = resolveName(qname, this.#scope, true);
     if (name === undefined) return -1;
     const first = content.count + 1;
-    content.push(EntryPart.EmptyStart, name, '');
+    content.push(inGroup ? EntryPart.AttributedStart : EntryPart.EmptyStart, name, '');
     for (;;) {
       const afterName = i;
       let c = buffer.charCodeAt(i);
       while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++i);
       if (c === Char.Slash) {
-        if (buffer.charCodeAt(i + 1) !== Char.Greater || content.count === first) return -1;
+        if (inGroup || buffer.charCodeAt(i + 1) !== Char.Greater || content.count === first) return -1;
         content.push(EntryPart.EmptyEnd, name, '');
         return i + 2;
+      }
+      if (c === Char.Greater) {
+        if (!inGroup || content.count === first) return -1;
+        // The text, then the end tag right there, as for a leaf.
+        const textStart = i + 1;
+        const end = buffer.indexOf('<', textStart);
+        if (end === -1 || buffer.charCodeAt(end + 1) !== Char.Slash || buffer.charCodeAt(end + 2 + qname.length) !== Char.Greater || !matchesAt(buffer, end + 2, qname)) return -1;
+        const text = this.#plainText(textStart, end);
+        if (text === undefined) return -1;
+        bounds[2 * content.count] = textStart;
+        bounds[2 * content.count + 1] = end;
+        content.push(EntryPart.AttributedText, name, text);
+        return end + 3 + qname.length;
       }
       if (i === afterName || !isNameStart(c)) return -1;
       const nameStart = i;
       while (isNameChar(buffer.charCodeAt(i))) i++;
       const quote = buffer.charCodeAt(i + 1);
       if (buffer.charCodeAt(i) !== Char.Equals || (quote !== Char.Quote && quote !== Char.Apostrophe)) return -1;
-      const qname = buffer.slice(nameStart, i);
-      if (qname === 'xmlns' || qname.startsWith('xmlns:')) return -1;
-      const attribute = resolveName(qname, this.#scope, false);
+      const attributeQname = buffer.slice(nameStart, i);
+      if (attributeQname === 'xmlns' || attributeQname.startsWith('xmlns:')) return -1;
+      const attribute = resolveName(attributeQname, this.#scope, false);
       if (attribute === undefined) return -1;
       for (let k = first; k < content.count; k++) {
         const other = content.names[k] as XmlName;

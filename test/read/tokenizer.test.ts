@@ -100,6 +100,30 @@ describe('whole entries', () => {
     });
   }
 
+  it('video fields with attributes (price, restriction, uploader, platform) are taken whole, attributes passed on', () => {
+    const entry = (n: number): string =>
+      `<url><loc>https://a.example/v/${n}</loc><video:video><video:title>T ${n}</video:title>` +
+      `<video:price currency="EUR" type='rent'>1.9${n}</video:price><video:restriction relationship="allow">US CA</video:restriction>` +
+      `<video:uploader info="https://a.example/u?a=1&amp;b=2">Me &amp; you</video:uploader><video:platform relationship="deny">tv</video:platform></video:video></url>\n`;
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1">\n${[1, 2, 3, 4, 5].map(entry).join('')}</urlset>\n`;
+    const result = tokenize([text]);
+    assert.deepEqual(result.entries[2], {
+      loc: 'https://a.example/v/3',
+      videos: [
+        {
+          title: 'T 3',
+          prices: [{ value: '1.93', currency: 'EUR', type: 'rent' }],
+          restriction: { relationship: 'allow', countries: ['US', 'CA'] },
+          uploader: { name: 'Me & you', info: 'https://a.example/u?a=1&b=2' },
+          platform: { relationship: 'deny', platforms: ['tv'] },
+        },
+      ],
+    });
+    assert.equal(result.wholeEntries, 4);
+    // The root and the first entry's eight elements; none of a later entry.
+    assert.equal(result.opened, 1 + 8);
+  });
+
   it('an entry too long to await is read tag by tag as it comes, and later entries are whole again', () => {
     const image = (n: number): string => `<image:image><image:loc>https://a.example/i/${n}.jpg</image:loc></image:image>`;
     const long = `<url><loc>https://a.example/long</loc>${Array.from({ length: 1000 }, (_, n) => image(n)).join('')}</url>\n`;
