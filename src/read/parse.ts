@@ -36,6 +36,9 @@ const GUNZIP_INPUT_CHUNK = 64 * 1024;
 const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
 
+/** Findings kept in a result's list unless `maxDiagnostics` says otherwise (all are counted). */
+export const DEFAULT_MAX_DIAGNOSTICS = 1000;
+
 /** A parse in progress: iterate it once for the entries; `kind`, `diagnostics` and the counts fill in as it goes. */
 export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   kind: SitemapKind = 'unknown';
@@ -75,7 +78,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly report = (diagnostic: Diagnostic): void => {
     const key = `${diagnostic.rule}:${diagnostic.level}`;
     this.counts[key] = (this.counts[key] ?? 0) + 1;
-    if (this.diagnostics.length < (this.#options.maxDiagnostics ?? 1000)) this.diagnostics.push(diagnostic);
+    if (this.diagnostics.length < (this.#options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS)) this.diagnostics.push(diagnostic);
     this.#options.onDiagnostic?.(diagnostic);
   };
 
@@ -178,7 +181,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     tokenizer.end();
     assembler.finish();
     if (queue.length > 0) yield flush();
-    if (this.kind === 'unknown' && this.entries === 0 && !this.diagnostics.some((d) => d.rule === 'R5')) {
+    // The counts, not the list: the list may keep none (maxDiagnostics).
+    if (this.kind === 'unknown' && this.entries === 0 && !Object.keys(this.counts).some((key) => key.startsWith('R5:'))) {
       this.report({ rule: 'R5', level: 'error', message: 'no root element: this is not a sitemap' });
     }
   }

@@ -315,6 +315,8 @@ export class XmlTokenizer {
   #ending = false;
   #atDocumentStart = true;
   #pendingText = '';
+  /** Where the pending text starts: its line ends are counted by the time it is whole. */
+  #pendingTextAt: XmlPosition = { line: 1, column: 1 };
   // Where the next `&`, CR and `]` are in the buffer (its length when there is none): text that holds
   // none of them needs no decoding and no check, and each is searched for once, not once per text.
   #nextAmpersand = -1;
@@ -459,15 +461,18 @@ export class XmlTokenizer {
     const raw = this.#buffer.slice(start, end);
     if (!complete) {
       // A text run split across chunks is judged whole; hold it until its end arrives.
+      if (this.#pendingText === '') this.#pendingTextAt = this.#positionAt(this.#bufferOffset + start);
       this.#pendingText += raw;
       this.#pos = end;
       return true;
     }
+    // Findings in a text are placed at its start, wherever the chunks were cut.
+    const at = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + start) : this.#pendingTextAt;
     const whole = this.#pendingText === '' ? raw : this.#pendingText + raw;
     this.#pendingText = '';
     if (this.#stack.length === 0) {
       if (!ONLY_WHITESPACE.test(whole)) {
-        this.#fallback(whole + this.#buffer.slice(end));
+        this.#fallback(whole + this.#buffer.slice(end), at);
         return false;
       }
       this.#atDocumentStart = false;
@@ -479,7 +484,7 @@ export class XmlTokenizer {
       const decoded = decodeEntities(text);
       if (decoded === undefined) {
         // The commonest breakage in the wild: a bare `&` in a URL. Read it literally and go on.
-        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, this.position());
+        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, at);
         text = decodeEntitiesLeniently(text);
       } else {
         text = decoded;
@@ -487,7 +492,7 @@ export class XmlTokenizer {
     }
     // One-character searches are the fast ones; `]` is rare in text.
     if (whole.indexOf(']') !== -1 && whole.indexOf(']]>') !== -1) {
-      this.#fallback(whole + this.#buffer.slice(end));
+      this.#fallback(whole + this.#buffer.slice(end), at);
       return false;
     }
     if (this.#events.capturing) this.#events.text(text);
@@ -1015,8 +1020,8 @@ export class XmlTokenizer {
   }
 
   /** Hands the rest of the document (`rest`, from a token boundary) to saxes. */
-  #fallback(rest: string): void {
-    const origin = this.#positionAt(this.#bufferOffset + this.#pos);
+  /** Hands the rest of the document to saxes: `rest` starts at `origin`, by default where reading is (the pending text's start, if any). */
+  #fallback(rest: string, origin: XmlPosition = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + this.#pos) : this.#pendingTextAt): void {
     const events = this.#events;
     const saxes = new SaxesParser<{ xmlns: true; position: true }>({ xmlns: true, position: true } satisfies SaxesOptions);
     this.#saxes = saxes;

@@ -10,7 +10,7 @@ import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { checkScope, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
-import { parseSitemap, type ByteSource } from './parse.ts';
+import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from './parse.ts';
 import type { ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
 import { LISTS_SITEMAPS } from './types.ts';
 
@@ -38,15 +38,28 @@ const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
 const NON_ASCII = /[^\0-\x7f]/;
 
 export async function validateSitemap(source: ByteSource, options: ValidateOptions = {}): Promise<ValidationResult> {
-  const parsed = parseSitemap(source, { ...options, trackPositions: true });
+  // The parser reports what it reads a batch ahead of the checks below, so which findings come first
+  // depends on where the input's chunks were cut: the list kept is the first in file order instead.
+  const kept = new FirstInFileOrder(options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS);
+  const parsed = parseSitemap(source, {
+    ...options,
+    trackPositions: true,
+    maxDiagnostics: 0,
+    onDiagnostic: (diagnostic) => {
+      kept.add(diagnostic);
+      options.onDiagnostic?.(diagnostic);
+    },
+  });
   const base = options.base === undefined ? undefined : new URL(options.base);
   const scope = base === undefined ? undefined : scopeOf(new URL('.', base));
   let line = 0;
   let column = 0;
   let url: string | undefined;
   const report = (diagnostic: Diagnostic): void => {
-    diagnostic.line = line;
-    diagnostic.column = column;
+    if (line > 0) {
+      diagnostic.line = line;
+      diagnostic.column = column;
+    }
     if (url !== undefined && diagnostic.url === undefined) diagnostic.url = url;
     // The normalizer speaks as a writer ("… dropped"); a validator only reports.
     diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
@@ -81,7 +94,9 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
       }
     }
   }
+  // What follows is about the whole file: no position.
   url = undefined;
+  line = 0;
   if (parsed.kind === 'urlset' && parsed.entries > MAX_URLS_PER_SITEMAP) {
     report({ rule: 'R15', level: 'error', message: `${parsed.entries} URLs; a sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it and add an index)` });
   }
@@ -93,16 +108,37 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   }
   const counts = parsed.counts;
   const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
-  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: inFileOrder(parsed.diagnostics), counts };
+  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
 }
 
 /**
- * The parser reports what it reads a batch ahead of the entries checked here, so the order found
- * depends on where the input's chunks were cut: sorted by position (stable; file-wide findings,
- * without one, first), the same file gives the same list however it arrives.
+ * The first `max` findings by position (line, then column; file-wide ones, without a position,
+ * first; ties in the order reported), whatever order they arrive in: the same file gives the same
+ * list however it was cut. Holds at most twice `max`.
  */
-function inFileOrder(diagnostics: Diagnostic[]): Diagnostic[] {
-  return diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+class FirstInFileOrder {
+  readonly #max: number;
+  #found: Diagnostic[] = [];
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  add(diagnostic: Diagnostic): void {
+    this.#found.push(diagnostic);
+    if (this.#found.length >= 2 * this.#max) this.#cut();
+  }
+
+  list(): Diagnostic[] {
+    this.#cut();
+    return this.#found;
+  }
+
+  #cut(): void {
+    // A stable sort: findings at one position stay in the order they were reported.
+    this.#found.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    this.#found.length = Math.min(this.#found.length, this.#max);
+  }
 }
 
 /** What the normalizer would quietly fix when writing is a finding when reading: raw characters (R10), exact length (R9). */

@@ -298,6 +298,18 @@ describe('line ends', () => {
       for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), expected, `cut at ${cut}`);
     });
   }
+
+  it('a file that ends in a text: its line ends are counted once when saxes takes over, with any line end and any cut', async () => {
+    for (const lineEnd of ['\n', '\r\n', '\r']) {
+      const text = [`<!--${'x'.repeat(1100)}-->`, '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', '<url>', '<loc>a', '', 'b'].join(lineEnd);
+      const bytes = new TextEncoder().encode(text);
+      const findings = async (chunks: Uint8Array[]): Promise<string[]> => (await parseChunks(chunks)).diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`);
+      const expected = ['R2 6:2', 'R2 6:2', 'R2 6:2'];
+      assert.deepEqual(await findings([bytes]), expected);
+      assert.deepEqual(await findings([...byteByByte(bytes)]), expected);
+      for (let cut = 1150; cut < bytes.length; cut++) assert.deepEqual(await findings([bytes.subarray(0, cut), bytes.subarray(cut)]), expected, `cut at ${cut}`);
+    }
+  });
 });
 
 describe('regressions', () => {

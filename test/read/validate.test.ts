@@ -39,10 +39,25 @@ describe('validateSitemap', () => {
     const result = await validateSitemap(index, { base: 'https://a.example/sitemap.xml' });
     assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R11', 'R21']);
   });
-  it('more than 50,000 URLs is R15', async () => {
+  it('more than 50,000 URLs is R15, about the whole file: no position, listed first', async () => {
     const body = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('');
-    const result = await validateSitemap(urlset(body));
-    assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R15']);
+    const result = await validateSitemap(urlset(`${body}<url><loc>https://a.example/7</loc></url>`));
+    assert.deepEqual(
+      result.diagnostics.map((d) => [d.rule, d.line, d.column]),
+      [['R15', undefined, undefined], ['R25', 3, 2_238_936]],
+    );
+  });
+  it('past maxDiagnostics, the first findings in file order are kept, however the input was cut', async () => {
+    // Parser findings (the bare &) and checks on entries (the lastmod without seconds) on every line; the padding puts the cut after the sniffed first KiB.
+    let text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n`;
+    for (let i = 1; i <= 4; i++) text += `<url><loc>https://a.example/${i}?a&b</loc><lastmod>2024-01-01T10:00Z</lastmod></url>\n`;
+    const bytes = new TextEncoder().encode(`${text}</urlset>\n`);
+    const expected = ['R12 3:1', 'R2 3:11', 'R12 4:1'];
+    for (let cut = 1150; cut < bytes.length; cut += 7) {
+      const result = await validateSitemap([bytes.subarray(0, cut), bytes.subarray(cut)], { maxDiagnostics: 3 });
+      assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), expected, `cut at ${cut}`);
+      assert.deepEqual(result.counts, { 'R2:error': 4, 'R12:warn': 4 });
+    }
   });
   it("the parser's structural findings are part of validation", async () => {
     const result = await validateSitemap(readFixture('structure-faults.xml'));
