@@ -311,6 +311,11 @@ export class XmlTokenizer {
   /** Where the entry awaited whole starts in the document (-1 for none), and how far its end tag was looked for. */
   #entryAwaitedAt = -1;
   #entrySearchedTo = 0;
+  /** For the awaited entry: its end tag, the last characters it has (an end tag may be cut), its length so far, and input kept aside. */
+  #awaitedEndTag = '';
+  #awaitedTail = '';
+  #awaitedLength = 0;
+  readonly #keptChunks: string[] = [];
   /** `end()` has been called: nothing more will come to wait for. */
   #ending = false;
   #atDocumentStart = true;
@@ -350,13 +355,15 @@ export class XmlTokenizer {
       return;
     }
     if (hasDisallowedChar(chunk, controlsChecked)) {
-      this.#fallback(this.#buffer.slice(this.#pos) + chunk);
+      this.#fallback(this.#buffer.slice(this.#pos) + this.#keptChunks.join('') + chunk);
       return;
     }
+    if (this.#entryAwaitedAt !== -1 && this.#keepsForAwaitedEntry(chunk)) return;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
     // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
-    this.#buffer = this.#pos === this.#buffer.length ? chunk : [this.#buffer.slice(this.#pos), chunk].join('');
+    this.#buffer = this.#pos === this.#buffer.length && this.#keptChunks.length === 0 ? chunk : [this.#buffer.slice(this.#pos), ...this.#keptChunks, chunk].join('');
+    this.#keptChunks.length = 0;
     this.#pos = 0;
     this.#nextCountedReturn = -1;
     this.#nextAmpersand = -1;
@@ -373,7 +380,11 @@ export class XmlTokenizer {
     if (this.#abandoned) return;
     this.#ending = true;
     // An entry awaited whole will not be: what there is of it goes tag by tag, as it would have without the wait.
-    if (this.#saxes === undefined && this.#entryAwaitedAt !== -1) this.#run();
+    if (this.#saxes === undefined && this.#entryAwaitedAt !== -1) {
+      this.#buffer = [this.#buffer, ...this.#keptChunks].join('');
+      this.#keptChunks.length = 0;
+      this.#run();
+    }
     if (this.#saxes === undefined) {
       const rest = this.#buffer.slice(this.#pos);
       if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
@@ -739,6 +750,23 @@ export class XmlTokenizer {
     }
     this.#entryAwaitedAt = at;
     this.#entrySearchedTo = this.#bufferOffset + buffer.length;
+    this.#awaitedEndTag = endTag;
+    this.#awaitedTail = buffer.slice(buffer.length - endTag.length + 1);
+    this.#awaitedLength = buffer.length - lt;
+    return true;
+  }
+
+  /**
+   * Keeps `chunk` aside, unjoined, when it cannot end the awaited entry (no end tag, even across
+   * the seam) and the entry stays short enough to wait for: input cut small would otherwise copy
+   * the entry's text again on every write.
+   */
+  #keepsForAwaitedEntry(chunk: string): boolean {
+    const seam = this.#awaitedTail + chunk;
+    if (seam.indexOf(this.#awaitedEndTag) !== -1 || this.#awaitedLength + chunk.length > MAX_AWAITED_ENTRY_CHARS) return false;
+    this.#keptChunks.push(chunk);
+    this.#awaitedLength += chunk.length;
+    this.#awaitedTail = seam.slice(seam.length - this.#awaitedEndTag.length + 1);
     return true;
   }
 

@@ -371,6 +371,25 @@ describe('regressions', () => {
     for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await parseChunks([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
     assert.deepEqual(await parseChunks(byteByByte(bytes)), whole);
   });
+  it('an entry awaited over many small chunks: a control character or the end of input after it loses nothing', async () => {
+    const entries = Array.from({ length: 8 }, (_, n) => `<url><loc>https://a.example/${n}</loc><lastmod>2026-11-0${1 + n}</lastmod></url>\n`).join('');
+    const start = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n${entries}`;
+    for (const text of [
+      // A character XML forbids deep in an entry: saxes takes over there, and must get all of the entry.
+      `${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>daily\u0001</changefreq></url>\n</urlset>\n`,
+      // The input ends inside an entry: what there is of it is read as it would be whole.
+      `${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>da`,
+    ]) {
+      const bytes = new TextEncoder().encode(text);
+      const whole = await parseChunks([bytes]);
+      assert.ok(whole.entries.length >= 8);
+      assert.ok(whole.diagnostics.some((d) => d.rule === 'R2'));
+      for (const size of [1, 3, 7]) {
+        const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+        assert.deepEqual(await parseChunks(chunks), whole, `chunks of ${size}`);
+      }
+    }
+  });
   it('entries asked for without waiting for the one before all come, in order', async () => {
     const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 40 }, (_, n) => `<url><loc>https://a.example/${n}</loc></url>`).join('\n')}</urlset>`;
     // Small chunks make many batches, so calls land while a batch is being read.
