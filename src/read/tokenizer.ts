@@ -477,13 +477,13 @@ export class XmlTokenizer {
       this.#pos = end;
       return true;
     }
-    // Findings in a text are placed at its start, wherever the chunks were cut.
-    const at = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + start) : this.#pendingTextAt;
+    // Findings in a text are placed at its start, wherever the chunks were cut (counted only when needed).
+    const pendingAt = this.#pendingText === '' ? undefined : this.#pendingTextAt;
     const whole = this.#pendingText === '' ? raw : this.#pendingText + raw;
     this.#pendingText = '';
     if (this.#stack.length === 0) {
       if (!ONLY_WHITESPACE.test(whole)) {
-        this.#fallback(whole + this.#buffer.slice(end), at);
+        this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
         return false;
       }
       this.#atDocumentStart = false;
@@ -495,7 +495,7 @@ export class XmlTokenizer {
       const decoded = decodeEntities(text);
       if (decoded === undefined) {
         // The commonest breakage in the wild: a bare `&` in a URL. Read it literally and go on.
-        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, at);
+        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, pendingAt ?? this.#positionAt(this.#bufferOffset + start));
         text = decodeEntitiesLeniently(text);
       } else {
         text = decoded;
@@ -503,7 +503,7 @@ export class XmlTokenizer {
     }
     // One-character searches are the fast ones; `]` is rare in text.
     if (whole.indexOf(']') !== -1 && whole.indexOf(']]>') !== -1) {
-      this.#fallback(whole + this.#buffer.slice(end), at);
+      this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
       return false;
     }
     if (this.#events.capturing) this.#events.text(text);
@@ -762,11 +762,14 @@ export class XmlTokenizer {
    * the entry's text again on every write.
    */
   #keepsForAwaitedEntry(chunk: string): boolean {
-    const seam = this.#awaitedTail + chunk;
-    if (seam.indexOf(this.#awaitedEndTag) !== -1 || this.#awaitedLength + chunk.length > MAX_AWAITED_ENTRY_CHARS) return false;
+    const endTag = this.#awaitedEndTag;
+    if (this.#awaitedLength + chunk.length > MAX_AWAITED_ENTRY_CHARS || chunk.indexOf(endTag) !== -1) return false;
+    // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
+    const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
+    if (seam.indexOf(endTag) !== -1) return false;
     this.#keptChunks.push(chunk);
     this.#awaitedLength += chunk.length;
-    this.#awaitedTail = seam.slice(seam.length - this.#awaitedEndTag.length + 1);
+    this.#awaitedTail = (chunk.length >= endTag.length - 1 ? chunk : seam).slice(-(endTag.length - 1));
     return true;
   }
 
