@@ -383,6 +383,11 @@ export class XmlTokenizer {
     if (this.#saxes === undefined && this.#entryAwaitedAt !== -1) {
       this.#buffer = [this.#buffer, ...this.#keptChunks].join('');
       this.#keptChunks.length = 0;
+      // What was found next in the shorter buffer (its length when nothing) no longer holds.
+      this.#nextCountedReturn = -1;
+      this.#nextAmpersand = -1;
+      this.#nextReturn = -1;
+      this.#nextBracket = -1;
       this.#run();
     }
     if (this.#saxes === undefined) {
