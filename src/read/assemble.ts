@@ -108,6 +108,8 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #report(rule: string, level: DiagnosticLevel, message: string, url?: string): void {
+    // Once reading has stopped nothing more is reported, as nothing more is emitted: how much of the chunk at hand was read must not show.
+    if (this.stopped) return;
     const { line, column } = this.#options.position();
     const diagnostic: Diagnostic = { rule, level, message, line, column };
     if (url !== undefined) diagnostic.url = url;
@@ -133,6 +135,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   doctype(position: XmlPosition): void {
+    if (this.stopped) return;
     this.#options.report({
       rule: 'R2',
       level: 'warn',
