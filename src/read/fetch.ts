@@ -7,7 +7,7 @@
 import { SitemapError } from '../errors.ts';
 
 export interface FetchOptions {
-  /** @default undici's `fetch` (from npm; see `defaultFetch`) */
+  /** @default `fetch` from the undici package, with its own Agent (Node's built-in one can crash when a server closes the connection mid-body) */
   fetch?: typeof globalThis.fetch;
   /** Milliseconds one attempt may take, from the request to the last body byte. @default 30000 */
   timeoutMs?: number;
