@@ -87,8 +87,9 @@ export interface XmlEvents {
    * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
    * `<field>text</field>`, groups of leaves (two deep; in a group a leaf may have attributes) and
    * empty elements with attributes (`<link a="…"/>`), with whitespace between: `content` lists
-   * them in document order, texts decoded. Returns true when it took the element exactly as the `open`, `text` and `close`
-   * events would have; false, having changed nothing, to get those instead.
+   * them in document order, texts decoded. Returns true when it took the element exactly as the
+   * `open`, `text` and `close` events would have; false, having changed nothing, to get those
+   * instead.
    */
   entry(name: XmlName, content: EntryContent): boolean;
   /** A well-formedness error (R2); the reader recovers what it can after it. */
