@@ -106,12 +106,14 @@ export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
-/** Characters XML 1.0 does not allow anywhere (§2.2): the chunk goes to saxes, which reports them. */
+/** Characters XML 1.0 does not allow anywhere (§2.2): saxes takes over at the token that holds one, and reports it. */
 const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** DISALLOWED_CHAR when the control characters are known to be absent: native searches, no regex. */
-const hasDisallowedChar = (chunk: string, controlsChecked: boolean): boolean =>
-  controlsChecked ? chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed() : DISALLOWED_CHAR.test(chunk);
+/** Where the first DISALLOWED_CHAR is, or -1; when the control characters are known to be absent, native searches rule out the rest first. */
+function disallowedCharAt(chunk: string, controlsChecked: boolean): number {
+  if (controlsChecked && chunk.indexOf('\uFFFE') === -1 && chunk.indexOf('\uFFFF') === -1 && chunk.isWellFormed()) return -1;
+  return chunk.search(DISALLOWED_CHAR);
+}
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
@@ -355,10 +357,20 @@ export class XmlTokenizer {
       this.#writeSaxes(chunk);
       return;
     }
-    if (hasDisallowedChar(chunk, controlsChecked)) {
-      this.#fallback(this.#buffer.slice(this.#pos) + this.#keptChunks.join('') + chunk);
+    const disallowed = disallowedCharAt(chunk, controlsChecked);
+    if (disallowed === -1) {
+      this.#write(chunk);
       return;
     }
+    // What comes before it is read as usual, so saxes takes over at the token that holds it, wherever the input was cut.
+    if (disallowed > 0) this.#write(chunk.slice(0, disallowed));
+    if (this.#abandoned) return;
+    if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(disallowed));
+    else this.#fallback(this.#buffer.slice(this.#pos) + this.#keptChunks.join('') + chunk.slice(disallowed));
+  }
+
+  /** A chunk free of disallowed characters, on the fast path. */
+  #write(chunk: string): void {
     if (this.#entryAwaitedAt !== -1 && this.#keepsForAwaitedEntry(chunk)) return;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
