@@ -106,13 +106,17 @@ export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
-/** Characters XML 1.0 does not allow anywhere (§2.2): saxes takes over at the token that holds one, and reports it. */
-const DISALLOWED_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Characters XML 1.0 does not allow anywhere (§2.2), each one UTF-16 unit: read as U+FFFD, as the
+ * decoder reads bytes that are no UTF-8, and each reported where it stands.
+ */
+const DISALLOWED_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Past this many, the rest are replaced without a word (reading stops at the cap on well-formedness errors anyway). */
+const MAX_DISALLOWED_CHAR_REPORTS = 100;
 
-/** Where the first DISALLOWED_CHAR is, or -1; when the control characters are known to be absent, native searches rule out the rest first. */
-function disallowedCharAt(chunk: string, controlsChecked: boolean): number {
-  if (controlsChecked && chunk.indexOf('\uFFFE') === -1 && chunk.indexOf('\uFFFF') === -1 && chunk.isWellFormed()) return -1;
-  return chunk.search(DISALLOWED_CHAR);
+/** Whether `chunk` may hold a DISALLOWED_CHARS; when the control characters are known to be absent, native searches rule out the rest. */
+function mayHoldDisallowedChar(chunk: string, controlsChecked: boolean): boolean {
+  return !controlsChecked || chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed();
 }
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
@@ -337,6 +341,9 @@ export class XmlTokenizer {
   #saxesDepth = 0;
   #tooDeep = false;
   #abandoned = false;
+  /** Characters written to the fast path so far. */
+  #written = 0;
+  #disallowedReports = 0;
   // Line counting is incremental and lazy: positions are needed only for diagnostics and records.
   #lineCountedTo = 0;
   #line = 1;
@@ -357,20 +364,34 @@ export class XmlTokenizer {
       this.#writeSaxes(chunk);
       return;
     }
-    const disallowed = disallowedCharAt(chunk, controlsChecked);
-    if (disallowed === -1) {
+    if (!mayHoldDisallowedChar(chunk, controlsChecked)) {
       this.#write(chunk);
       return;
     }
-    // What comes before it is read as usual, so saxes takes over at the token that holds it, wherever the input was cut.
-    if (disallowed > 0) this.#write(chunk.slice(0, disallowed));
-    if (this.#abandoned) return;
-    if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(disallowed));
-    else this.#fallback(this.#buffer.slice(this.#pos) + this.#keptChunks.join('') + chunk.slice(disallowed));
+    const clean = chunk.replace(DISALLOWED_CHARS, '\uFFFD');
+    if (clean === chunk || this.#disallowedReports >= MAX_DISALLOWED_CHAR_REPORTS) {
+      this.#write(clean);
+      return;
+    }
+    // Written in pieces, each report made once all before it is written: the findings come in the same order however the input was cut.
+    let from = 0;
+    DISALLOWED_CHARS.lastIndex = 0;
+    for (let match = DISALLOWED_CHARS.exec(chunk); match !== null && this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS; match = DISALLOWED_CHARS.exec(chunk)) {
+      if (match.index > from) this.#write(clean.slice(from, match.index));
+      from = match.index;
+      if (this.#abandoned) return;
+      if (this.#saxes !== undefined) break;
+      this.#disallowedReports++;
+      const code = chunk.charCodeAt(match.index).toString(16).toUpperCase().padStart(4, '0');
+      this.#events.malformed(`character U+${code} is not allowed in XML; read as U+FFFD`, this.#positionAhead(this.#written));
+    }
+    if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(from));
+    else this.#write(clean.slice(from));
   }
 
   /** A chunk free of disallowed characters, on the fast path. */
   #write(chunk: string): void {
+    this.#written += chunk.length;
     if (this.#entryAwaitedAt !== -1 && this.#keepsForAwaitedEntry(chunk)) return;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
@@ -415,6 +436,27 @@ export class XmlTokenizer {
   position(): XmlPosition {
     if (this.#saxes !== undefined) return this.#saxesPosition();
     return this.#positionAt(this.#bufferOffset + this.#pos);
+  }
+
+  /**
+   * Line and column at `offset`, the end of all that was written, counted without moving the line
+   * count on: a token still open there may yet need positions before it.
+   */
+  #positionAhead(offset: number): XmlPosition {
+    const from = this.#lineCountedTo;
+    const text = this.#buffer.slice(from - this.#bufferOffset) + this.#keptChunks.join('');
+    let line = this.#line;
+    let lineStart = this.#lineStart;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+      // As #countLines counts: the LF of a CRLF cut by a chunk end was counted with its CR.
+      if (!(i === 0 && this.#countedReturnLast)) line++;
+      lineStart = from + i + 1;
+    }
+    for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
+      if (text.charCodeAt(i + 1) !== Char.LineFeed) line++;
+      lineStart = Math.max(lineStart, from + i + 1);
+    }
+    return { line, column: offset - lineStart + 1 };
   }
 
   #positionAt(offset: number): XmlPosition {
