@@ -242,7 +242,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   async #decompressed(bytes: AsyncIterable<Uint8Array>, layer: number): Promise<AsyncIterable<Uint8Array>> {
     const [head, rest] = await peek(bytes, 2);
     const all = prepend(head, rest);
-    if (head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return all;
+    if (head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return layer === 0 ? inPieces(all) : all;
     if (layer >= MAX_GZIP_LAYERS) {
       this.report({ rule: 'R4', level: 'error', message: `gzip nested more than ${MAX_GZIP_LAYERS} deep; not unwrapped` });
       return all;
@@ -259,10 +259,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     input.on('error', (error) => gunzip.destroy(error));
     input.pipe(gunzip);
     try {
-      for await (const chunk of gunzip) {
-        const bytes = chunk as Uint8Array;
-        for (let at = 0; at < bytes.length; at += TEXT_CHUNK) yield bytes.subarray(at, at + TEXT_CHUNK);
-      }
+      yield* inPieces(gunzip as AsyncIterable<Uint8Array>);
     } catch (error) {
       // A failing source (a dropped connection) is the caller's failure, not damage in the data.
       if (isSitemapError(error)) throw error;
@@ -380,6 +377,16 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: Instance
   const tail = decoder.decode();
   check(new Uint8Array(0), tail);
   if (tail !== '') yield tail;
+}
+
+/**
+ * The same bytes in pieces of at most TEXT_CHUNK, without copying: a whole file given as one
+ * buffer would otherwise be one string, and reading could stop (at a cap) only at its end.
+ */
+async function* inPieces(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of bytes) {
+    for (let at = 0; at < chunk.length; at += TEXT_CHUNK) yield chunk.subarray(at, at + TEXT_CHUNK);
+  }
 }
 
 /** The same bytes in pieces of exactly `size` (the last may be shorter). */

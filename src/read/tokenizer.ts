@@ -96,6 +96,8 @@ export interface XmlEvents {
   malformed(message: string, position: XmlPosition): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
   doctype(position: XmlPosition): void;
+  /** True once the consumer wants nothing more (at its cap on findings): reading ends in the middle of a chunk. */
+  readonly stopped: boolean;
 }
 
 /** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
@@ -429,7 +431,7 @@ export class XmlTokenizer {
       if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
       this.#fallback(rest);
     }
-    this.#saxes?.close();
+    this.#closeSaxes();
   }
 
   /** Line and column (1-based) of the token being handled. */
@@ -1148,7 +1150,13 @@ export class XmlTokenizer {
     saxes.on('cdata', onText);
     saxes.on('doctype', () => events.doctype(this.#saxesPosition()));
     saxes.on('error', (error: Error) => {
-      if (!this.#saxesPriming) events.malformed(stripPosition(error.message), this.#saxesPosition());
+      if (this.#saxesPriming) return;
+      events.malformed(stripPosition(error.message), this.#saxesPosition());
+      // saxes makes an Error for each bad character: megabytes of binary would take it minutes.
+      if (events.stopped) {
+        this.#abandoned = true;
+        throw ABANDONED;
+      }
     });
 
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
@@ -1181,6 +1189,14 @@ export class XmlTokenizer {
       (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(chunk);
     } catch (error) {
       // Thrown from our own handler to stop saxes in the middle of a chunk.
+      if (error !== ABANDONED) throw error;
+    }
+  }
+
+  #closeSaxes(): void {
+    try {
+      this.#saxes?.close();
+    } catch (error) {
       if (error !== ABANDONED) throw error;
     }
   }

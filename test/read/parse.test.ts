@@ -417,6 +417,13 @@ describe('regressions', () => {
     assert.deepEqual(await read(byteByByte(bytes)), whole);
     assert.deepEqual(await read(randomSplits(bytes, 11)), whole);
   });
+  it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
+    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
+    const parsed = parseSitemap(bytes);
+    for await (const entry of parsed) assert.fail(`no entry expected, got ${entry.loc}`);
+    assert.equal(parsed.counts['R2:error'], MAX_MALFORMED_REPORTS + 1);
+    assert.ok(parsed.bytes <= 4 * 64 * 1024, `read ${parsed.bytes} bytes`);
+  });
   it('a file cut off inside its last entry: the same positions at every two-piece cut', async () => {
     // A finding before the cut makes the tokenizer count lines in that chunk; the rest of the entry is kept aside, then joined at the end.
     const text = `<?xml version="1.0"?>\n<!--${'p'.repeat(1100)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/1</loc><bar/></url>\n<url><loc>https://a.example/2</loc>\n<foo/>\n`;

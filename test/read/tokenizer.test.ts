@@ -31,6 +31,9 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
     get wantsEntries() {
       return assembler.wantsEntries;
     },
+    get stopped() {
+      return assembler.stopped;
+    },
     open: (ns, local, attributes) => {
       opened++;
       assembler.open(ns, local, attributes);
@@ -139,5 +142,33 @@ describe('whole entries', () => {
     // 1,000 <image:image> opened (their leaves, names seen before, as leaf events).
     assert.equal(result.wholeEntries, 19);
     assert.equal(result.opened, 1 + 4 + 1 + 1000);
+  });
+});
+
+describe('stopping', () => {
+  it('saxes stops in the middle of a chunk once the consumer has stopped', () => {
+    let malformed = 0;
+    const events: XmlEvents = {
+      capturing: false,
+      wantsEntries: false,
+      get stopped() {
+        return malformed >= 10;
+      },
+      open: () => undefined,
+      text: () => undefined,
+      close: () => undefined,
+      leaf: () => false,
+      entry: () => false,
+      malformed: () => {
+        malformed++;
+      },
+      doctype: () => undefined,
+    };
+    const tokenizer = new XmlTokenizer(events);
+    // A DOCTYPE hands the document to saxes; each NUL is then one of its errors.
+    tokenizer.write(`<!DOCTYPE urlset><urlset>${'\u0000'.repeat(50_000)}`);
+    tokenizer.write('\u0000'.repeat(1000));
+    tokenizer.end();
+    assert.equal(malformed, 10);
   });
 });
