@@ -289,9 +289,9 @@ function resolveReference(name: string): string | undefined {
 }
 
 /** A short excerpt around the first `&`, for messages. */
-function clipAround(text: string): string {
-  const at = Math.max(0, text.indexOf('&') - 20);
-  return JSON.stringify(text.slice(at, at + 40));
+function clipAround(text: string, ampersand = '&'): string {
+  const at = Math.max(0, text.indexOf(ampersand) - 20);
+  return JSON.stringify(text.slice(at, at + 40).replaceAll(ampersand, '&'));
 }
 
 /** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
@@ -340,6 +340,14 @@ export class XmlTokenizer {
   /** Where saxes started, to map its positions back to the document's. */
   #saxesOrigin = { line: 1, column: 0, primed: 0 };
   #saxesPriming = false;
+  /** While saxes' start tag is handed on: where its `<` is, as the fast path gives it. */
+  #saxesTagAt: XmlPosition | undefined;
+  /** saxes' line and column where its last markup ended: where a text starts. */
+  #saxesTextLine = 1;
+  #saxesTextColumn = 0;
+  /** The start of the input held back from saxes (UNDECIDED_AMPERSAND). */
+  #saxesHeld = '';
+  #markingAmpersands = true;
   #saxesDepth = 0;
   #tooDeep = false;
   #abandoned = false;
@@ -436,7 +444,7 @@ export class XmlTokenizer {
 
   /** Line and column (1-based) of the token being handled. */
   position(): XmlPosition {
-    if (this.#saxes !== undefined) return this.#saxesPosition();
+    if (this.#saxes !== undefined) return this.#saxesTagAt ?? this.#saxesPosition();
     return this.#positionAt(this.#bufferOffset + this.#pos);
   }
 
@@ -1118,8 +1126,16 @@ export class XmlTokenizer {
     const events = this.#events;
     const saxes = new SaxesParser<{ xmlns: true; position: true }>({ xmlns: true, position: true } satisfies SaxesOptions);
     this.#saxes = saxes;
+    // Where the tag's `<` is: saxes has read its name and the character after it (a newline there leaves it where it is).
+    let tagLine = 1;
+    let tagColumn = 0;
+    saxes.on('opentagstart', (tag) => {
+      tagLine = saxes.line;
+      tagColumn = saxes.column - tag.name.length - 2;
+    });
     saxes.on('opentag', (tag: SaxesTagNS) => {
       this.#saxesDepth++;
+      this.#markupEnded();
       if (this.#saxesPriming) return;
       if (this.#saxesDepth > MAX_PARSED_DEPTH) {
         events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, this.#saxesPosition());
@@ -1131,24 +1147,46 @@ export class XmlTokenizer {
         this.#tooDeep = true;
         return;
       }
+      this.#saxesTagAt = tagColumn >= 0 && tagLine === saxes.line ? this.#saxesPositionAt(tagLine, tagColumn) : undefined;
       const attributes: XmlAttribute[] = [];
       for (const attribute of Object.values(tag.attributes)) {
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
-        attributes.push({ ns: attribute.uri, local: attribute.local, value: attribute.value });
+        let value = attribute.value;
+        if (this.#markingAmpersands && value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+          events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value, BARE_AMPERSAND_MARK)}); read literally, write &amp;`, this.position());
+          value = value.replaceAll(BARE_AMPERSAND_MARK, '&');
+        }
+        attributes.push({ ns: this.#unmarked(attribute.uri), local: attribute.local, value });
       }
-      events.open(tag.uri, tag.local, attributes);
+      events.open(this.#unmarked(tag.uri), tag.local, attributes);
+      this.#saxesTagAt = undefined;
     });
     saxes.on('closetag', () => {
       this.#saxesDepth--;
+      this.#markupEnded();
       if (this.#saxesPriming || this.#saxesDepth >= MAX_DEPTH) return;
       events.close();
     });
-    const onText = (text: string): void => {
-      if (!this.#saxesPriming && this.#saxesDepth <= MAX_DEPTH && events.capturing) events.text(text);
-    };
-    saxes.on('text', onText);
-    saxes.on('cdata', onText);
-    saxes.on('doctype', () => events.doctype(this.#saxesPosition()));
+    saxes.on('text', (text: string) => {
+      if (this.#saxesPriming || this.#saxesDepth > MAX_DEPTH) return;
+      if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+        // Where the fast path puts it: at the text's start.
+        events.malformed(`"&" that starts no entity reference (${clipAround(text, BARE_AMPERSAND_MARK)}); read literally, write &amp;`, this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn));
+        text = text.replaceAll(BARE_AMPERSAND_MARK, '&');
+      }
+      if (events.capturing) events.text(text);
+    });
+    saxes.on('cdata', (text: string) => {
+      this.#markupEnded();
+      if (!this.#saxesPriming && this.#saxesDepth <= MAX_DEPTH && events.capturing) events.text(this.#unmarked(text));
+    });
+    saxes.on('comment', () => this.#markupEnded());
+    saxes.on('processinginstruction', () => this.#markupEnded());
+    saxes.on('xmldecl', () => this.#markupEnded());
+    saxes.on('doctype', () => {
+      this.#markupEnded();
+      events.doctype(this.#saxesPosition());
+    });
     saxes.on('error', (error: Error) => {
       if (this.#saxesPriming) return;
       events.malformed(stripPosition(error.message), this.#saxesPosition());
@@ -1178,6 +1216,7 @@ export class XmlTokenizer {
       saxes.write(priming);
       this.#saxesPriming = false;
     }
+    this.#markupEnded();
     this.#buffer = '';
     this.#pos = 0;
     this.#stack = [];
@@ -1185,8 +1224,21 @@ export class XmlTokenizer {
   }
 
   #writeSaxes(chunk: string): void {
+    let text = this.#saxesHeld + chunk;
+    this.#saxesHeld = '';
+    if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#markingAmpersands = false;
+    if (this.#markingAmpersands && text.indexOf('&') !== -1) {
+      if (!this.#ending) {
+        const undecided = UNDECIDED_AMPERSAND.exec(text);
+        if (undecided !== null) {
+          this.#saxesHeld = undecided[0];
+          text = text.slice(0, undecided.index);
+        }
+      }
+      text = text.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK);
+    }
     try {
-      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(chunk);
+      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(text);
     } catch (error) {
       // Thrown from our own handler to stop saxes in the middle of a chunk.
       if (error !== ABANDONED) throw error;
@@ -1194,6 +1246,8 @@ export class XmlTokenizer {
   }
 
   #closeSaxes(): void {
+    if (this.#saxesHeld !== '') this.#writeSaxes('');
+    if (this.#abandoned) return;
     try {
       this.#saxes?.close();
     } catch (error) {
@@ -1203,11 +1257,40 @@ export class XmlTokenizer {
 
   #saxesPosition(): XmlPosition {
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
+    return this.#saxesPositionAt(saxes.line, saxes.column);
+  }
+
+  /** The document's position for saxes' line and column (0-based, after priming). */
+  #saxesPositionAt(saxesLine: number, saxesColumn: number): XmlPosition {
     const { line, column, primed } = this.#saxesOrigin;
-    if (saxes.line === 1) return { line, column: column + saxes.column - primed };
-    return { line: line + saxes.line - 1, column: saxes.column + 1 };
+    if (saxesLine === 1) return { line, column: column + saxesColumn - primed };
+    return { line: line + saxesLine - 1, column: saxesColumn + 1 };
+  }
+
+  /** What saxes read with BARE_AMPERSAND_MARK for an `&`, as it was. */
+  #unmarked(text: string): string {
+    return this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1 ? text.replaceAll(BARE_AMPERSAND_MARK, '&') : text;
+  }
+
+  #markupEnded(): void {
+    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
+    this.#saxesTextLine = saxes.line;
+    this.#saxesTextColumn = saxes.column;
   }
 }
+
+/**
+ * What saxes is given for an `&` that starts no reference, as the fast path reads it: saxes would
+ * read on to the next `;` as an entity name, and lose every entry in between. One UTF-16 unit, as
+ * the `&` was, so saxes' positions hold; a noncharacter, which no document should hold (one that
+ * does is left to saxes as it is, from there on).
+ */
+const BARE_AMPERSAND_MARK = '\uFDD0';
+// (Marks in a text still open when a document's own U+FDD0 turns marking off stay as they are.)
+/** An `&` that starts no reference the fast path would decode (see resolveReference). */
+const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/g;
+/** An `&` near the end of what was written, whose meaning depends on what comes next: kept back until then. */
+const UNDECIDED_AMPERSAND = /&[#0-9A-Za-z]{0,64}$/;
 
 /** Thrown through saxes to stop it mid-chunk when the input is too deep to be worth reading. */
 const ABANDONED = Symbol('abandoned');
