@@ -294,6 +294,8 @@ function clipAround(text: string, ampersand = '&'): string {
   return JSON.stringify(text.slice(at, at + 40).replaceAll(ampersand, '&'));
 }
 
+const lastChars = (text: string, n: number): string => (n === 0 ? '' : text.slice(-n));
+
 /** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
 const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
 
@@ -320,10 +322,16 @@ export class XmlTokenizer {
   /** Where the entry awaited whole starts in the document (-1 for none), and how far its end tag was looked for. */
   #entryAwaitedAt = -1;
   #entrySearchedTo = 0;
-  /** For the awaited entry: its end tag, the last characters it has (an end tag may be cut), its length so far, and input kept aside. */
+  /**
+   * For the awaited entry, or a long token still open (`#tokenAwaited`): what ends it, the last
+   * characters it has (that end may be cut), its length so far and how long it may get, and input
+   * kept aside.
+   */
   #awaitedEndTag = '';
   #awaitedTail = '';
   #awaitedLength = 0;
+  #awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
+  #tokenAwaited = false;
   readonly #keptChunks: string[] = [];
   /** `end()` has been called: nothing more will come to wait for. */
   #ending = false;
@@ -402,7 +410,8 @@ export class XmlTokenizer {
   /** A chunk free of disallowed characters, on the fast path. */
   #write(chunk: string): void {
     this.#written += chunk.length;
-    if (this.#entryAwaitedAt !== -1 && this.#keepsForAwaitedEntry(chunk)) return;
+    if ((this.#entryAwaitedAt !== -1 || this.#tokenAwaited) && this.#keepsForAwaited(chunk)) return;
+    this.#tokenAwaited = false;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
     // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
@@ -416,7 +425,24 @@ export class XmlTokenizer {
     this.#run();
     if (this.#saxes === undefined && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
       this.#fallback(this.#buffer.slice(this.#pos));
+    } else if (this.#saxes === undefined && this.#entryAwaitedAt === -1 && this.#buffer.length - this.#pos > MAX_AWAITED_ENTRY_CHARS) {
+      this.#awaitToken();
     }
+  }
+
+  /**
+   * A long token still open at the buffer's end (a comment, a tag with a long value…) waits as an
+   * awaited entry does: input cut small would otherwise copy the token again on every write.
+   */
+  #awaitToken(): void {
+    const buffer = this.#buffer;
+    const pos = this.#pos;
+    // Only this can end it (a `>` may also be inside a tag's value: then it is tried again, and waits on).
+    this.#awaitedEndTag = buffer.startsWith('<!--', pos) ? '-->' : buffer.startsWith('<![CDATA[', pos) ? ']]>' : buffer.startsWith('<?', pos) ? '?>' : '>';
+    this.#awaitedTail = lastChars(buffer, this.#awaitedEndTag.length - 1);
+    this.#awaitedLength = buffer.length - pos;
+    this.#awaitedLimit = MAX_TOKEN_CHARS;
+    this.#tokenAwaited = true;
   }
 
   /** Ends the document: anything unfinished is an error that saxes names. */
@@ -424,9 +450,10 @@ export class XmlTokenizer {
     if (this.#abandoned) return;
     this.#ending = true;
     // An entry awaited whole will not be: what there is of it goes tag by tag, as it would have without the wait.
-    if (this.#saxes === undefined && this.#entryAwaitedAt !== -1) {
+    if (this.#saxes === undefined && (this.#entryAwaitedAt !== -1 || this.#tokenAwaited)) {
       this.#buffer = [this.#buffer, ...this.#keptChunks].join('');
       this.#keptChunks.length = 0;
+      this.#tokenAwaited = false;
       // What was found next in the shorter buffer (its length when nothing) no longer holds.
       this.#nextCountedReturn = -1;
       this.#nextAmpersand = -1;
@@ -823,23 +850,24 @@ export class XmlTokenizer {
     this.#awaitedEndTag = endTag;
     this.#awaitedTail = buffer.slice(buffer.length - endTag.length + 1);
     this.#awaitedLength = buffer.length - lt;
+    this.#awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
     return true;
   }
 
   /**
-   * Keeps `chunk` aside, unjoined, when it cannot end the awaited entry (no end tag, even across
-   * the seam) and the entry stays short enough to wait for: input cut small would otherwise copy
-   * the entry's text again on every write.
+   * Keeps `chunk` aside, unjoined, when it cannot end the awaited entry or token (not what ends it,
+   * even across the seam) and that stays short enough to wait for: input cut small would otherwise
+   * copy the text again on every write.
    */
-  #keepsForAwaitedEntry(chunk: string): boolean {
+  #keepsForAwaited(chunk: string): boolean {
     const endTag = this.#awaitedEndTag;
-    if (this.#awaitedLength + chunk.length > MAX_AWAITED_ENTRY_CHARS || chunk.indexOf(endTag) !== -1) return false;
+    if (this.#awaitedLength + chunk.length > this.#awaitedLimit || chunk.indexOf(endTag) !== -1) return false;
     // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
     const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
     if (seam.indexOf(endTag) !== -1) return false;
     this.#keptChunks.push(chunk);
     this.#awaitedLength += chunk.length;
-    this.#awaitedTail = (chunk.length >= endTag.length - 1 ? chunk : seam).slice(-(endTag.length - 1));
+    this.#awaitedTail = lastChars(chunk.length >= endTag.length - 1 ? chunk : seam, endTag.length - 1);
     return true;
   }
 

@@ -452,6 +452,35 @@ describe('regressions', () => {
     const parsed = await parseChunks([new TextEncoder().encode(text)]);
     assert.deepEqual(locs(parsed), ['https://a.example/\uFDD0?a=1']);
   });
+  it('long tokens (comment, CDATA, PI, tag with a long value) over small chunks read as whole, their ends cut anywhere', async () => {
+    // Past 64 KiB, a token still open waits for what can end it.
+    const long = (c: string): string => c.repeat(70_000);
+    const text = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      `<!--${long('c')}-->`,
+      `<url><loc><![CDATA[https://a.example/${long('d')}?a=1&b]]></loc></url>`,
+      `<?pi ${long('p')} ?>`,
+      `<url><loc>https://a.example/2</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/${long('a')}>b"/></url>`,
+      `<url><loc>https://a.example/3</loc><!-- ${long('x')}-x- --></url>`,
+      '</urlset>',
+    ].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const whole = await parseChunks([bytes]);
+    assert.deepEqual(locs(whole).map((loc) => loc.length), [18 + 70_000 + 6, 19, 19]);
+    assert.deepEqual(rules(whole), []);
+    for (const size of [7, 4096]) {
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+      assert.deepEqual(await parseChunks(chunks), whole, `chunks of ${size}`);
+    }
+    assert.deepEqual(await parseChunks(randomSplits(bytes, 100)), whole);
+    // Cut off inside each: the same finding however it was cut.
+    for (const end of [text.indexOf('-->') + 1, text.indexOf(']]>') + 1, text.indexOf(' ?>') + 2, text.indexOf('b"/>') + 2]) {
+      const cutOff = bytes.subarray(0, end);
+      const once = await parseChunks([cutOff]);
+      assert.ok(once.diagnostics.some((d) => d.rule === 'R2'), `cut off at ${end}`);
+      assert.deepEqual(await parseChunks(Array.from({ length: Math.ceil(cutOff.length / 64) }, (_, i) => cutOff.subarray(i * 64, (i + 1) * 64))), once, `cut off at ${end}, chunks of 64`);
+    }
+  });
   it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
     const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
     const parsed = parseSitemap(bytes);

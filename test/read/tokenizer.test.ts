@@ -145,6 +145,27 @@ describe('whole entries', () => {
   });
 });
 
+describe('long tokens', () => {
+  it('a long comment, CDATA, PI or tag waits for what can end it, and what follows comes out as soon as it is in', () => {
+    const long = 'x'.repeat(70_000);
+    const url = (n: number): string => `<url><loc>https://a.example/${n}</loc></url>\n`;
+    const tokens = [`<!--${long}-->`, `<url><loc><![CDATA[https://a.example/${long}]]></loc></url>`, `<?pi ${long}?>`, `<url><loc>https://a.example/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href="https://a.example/${long}"/></url>`];
+    for (const token of tokens) {
+      const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${url(1)}${token}\n${url(2)}${url(3)}</urlset>\n`;
+      const end = text.indexOf(token) + token.length;
+      const whole = tokenize([text]).entries;
+      // 4 KiB chunks, and one more cut in the token's last characters (its end split between two writes).
+      for (let back = 1; back <= 3; back++) {
+        const cuts = [...Array.from({ length: Math.floor(text.length / 4096) }, (_, i) => (i + 1) * 4096), end - back].sort((a, b) => a - b);
+        const chunks = cuts.map((cut, i) => text.slice(i === 0 ? 0 : cuts[i - 1], cut)).concat(text.slice(cuts[cuts.length - 1]));
+        const result = tokenize(chunks);
+        assert.deepEqual(result.entries, whole, `${token.slice(0, 12)}, cut ${back} from its end`);
+        assert.equal(result.late, 0, `${token.slice(0, 12)}, cut ${back} from its end`);
+      }
+    }
+  });
+});
+
 describe('stopping', () => {
   it('saxes stops in the middle of a chunk once the consumer has stopped', () => {
     let malformed = 0;
