@@ -1241,7 +1241,8 @@ export class XmlTokenizer {
     this.#saxesOrigin = { line: origin.line, column: origin.column, primed: priming.length };
     if (priming !== '') {
       this.#saxesPriming = true;
-      saxes.write(priming);
+      // A start tag read by the fast path may hold a bare `&` in a value: saxes would read on from it into the document.
+      saxes.write(this.#markingAmpersands && priming.indexOf(BARE_AMPERSAND_MARK) === -1 ? priming.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK) : priming);
       this.#saxesPriming = false;
     }
     this.#markupEnded();

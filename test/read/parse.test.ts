@@ -481,6 +481,13 @@ describe('regressions', () => {
       assert.deepEqual(await parseChunks(Array.from({ length: Math.ceil(cutOff.length / 64) }, (_, i) => cutOff.subarray(i * 64, (i + 1) * 64))), once, `cut off at ${end}, chunks of 64`);
     }
   });
+  it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
+    // An unbound prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
+    const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc><x:y/></url>\n<url><loc>https://a.example/3</loc></url>\n</urlset>\n';
+    const parsed = await parseChunks([new TextEncoder().encode(text)]);
+    assert.deepEqual(locs(parsed), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
+    assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && /prefix/.test(d.message)));
+  });
   it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
     const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
     const parsed = parseSitemap(bytes);
