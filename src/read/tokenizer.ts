@@ -1097,15 +1097,47 @@ export class XmlTokenizer {
     if (top === undefined) return FOREIGN;
     const nameEnd = lt + 2 + top.qname.length;
     if (nameEnd >= buffer.length) return INCOMPLETE;
-    if (!matchesAt(buffer, lt + 2, top.qname)) return FOREIGN;
+    if (!matchesAt(buffer, lt + 2, top.qname) || isNameChar(buffer.charCodeAt(nameEnd))) return this.#mismatchedCloseTag(lt);
     let i = nameEnd;
     while (isSpace(buffer.charCodeAt(i))) i++;
     if (i >= buffer.length) return INCOMPLETE;
     if (buffer.charCodeAt(i) !== Char.Greater) return FOREIGN;
+    this.#closeElement();
+    return i + 1;
+  }
+
+  #closeElement(): void {
     this.#stack.pop();
     this.#scope = this.#stack[this.#stack.length - 1]?.scope ?? ROOT_SCOPE;
     this.#events.close();
     if (this.#stack.length === 0) this.#rootClosed = true;
+  }
+
+  /**
+   * An end tag that is not the open element's: after a bare `&`, what hand-edited files get wrong
+   * most. One naming an element further out closes those inside it too (their end tags were left
+   * out); one naming no open element is ignored (a typo, a stray tag). saxes would take the root as
+   * closed and drop every entry after it.
+   */
+  #mismatchedCloseTag(lt: number): number {
+    const buffer = this.#buffer;
+    let i = lt + 2;
+    if (!isNameStart(buffer.charCodeAt(i))) return i >= buffer.length ? INCOMPLETE : FOREIGN;
+    while (isNameChar(buffer.charCodeAt(i))) i++;
+    const qname = buffer.slice(lt + 2, i);
+    while (isSpace(buffer.charCodeAt(i))) i++;
+    if (i >= buffer.length) return INCOMPLETE;
+    if (buffer.charCodeAt(i) !== Char.Greater) return FOREIGN;
+    const stack = this.#stack;
+    const open = (stack[stack.length - 1] as OpenElement).qname;
+    let depth = stack.length - 1;
+    while (depth >= 0 && (stack[depth] as OpenElement).qname !== qname) depth--;
+    if (depth === -1) {
+      this.#events.malformed(`</${qname}> ends no open element (<${open}> is open); ignored`, this.position());
+      return i + 1;
+    }
+    this.#events.malformed(`</${qname}> comes before </${open}>; read as if the elements inside <${qname}> had ended there`, this.position());
+    while (stack.length > depth) this.#closeElement();
     return i + 1;
   }
 

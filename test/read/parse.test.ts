@@ -481,6 +481,38 @@ describe('regressions', () => {
       assert.deepEqual(await parseChunks(Array.from({ length: Math.ceil(cutOff.length / 64) }, (_, i) => cutOff.subarray(i * 64, (i + 1) * 64))), once, `cut off at ${end}, chunks of 64`);
     }
   });
+  it('end tags that do not match: a stray or misspelt one is ignored, one naming an element further out closes those inside it', async () => {
+    const text = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">',
+      '<url><loc>https://a.example/1</lo></url>',
+      '<url><loc>https://a.example/2</url>',
+      '<url><loc>https://a.example/3</loc></foo><lastmod>2026-11-01</lastmod></url>',
+      '<url><loc>https://a.example/4</loc></url>',
+      '</urlset>',
+      '',
+    ].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const read = async (chunks: Iterable<Uint8Array>): Promise<string[]> => {
+      const parsed = parseSitemap(chunks, { trackPositions: true });
+      const seen: string[] = [];
+      for await (const entry of parsed) seen.push(`${JSON.stringify(entry)} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
+      return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
+    };
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, [
+      '{"loc":"https://a.example/1"} 2:1',
+      '{"loc":"https://a.example/2"} 3:1',
+      '{"loc":"https://a.example/3","lastmod":"2026-11-01"} 4:1',
+      '{"loc":"https://a.example/4"} 5:1',
+      'R2 1:1 not well-formed XML: "&" that starts no entity reference in an attribute ("a&b"); read literally, write &amp;',
+      'R2 2:30 not well-formed XML: </lo> ends no open element (<loc> is open); ignored',
+      'R2 2:35 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
+      'R2 3:30 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
+      'R2 4:36 not well-formed XML: </foo> ends no open element (<url> is open); ignored',
+    ]);
+    for (let cut = 1; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+    assert.deepEqual(await read(byteByByte(bytes)), whole);
+  });
   it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
     // An unbound prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
     const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc><x:y/></url>\n<url><loc>https://a.example/3</loc></url>\n</urlset>\n';
