@@ -1210,12 +1210,12 @@ export class XmlTokenizer {
       this.#saxesTagAt = tagColumn >= 0 && tagLine === saxes.line ? this.#saxesPositionAt(tagLine, tagColumn) : undefined;
       const attributes: XmlAttribute[] = [];
       for (const attribute of Object.values(tag.attributes)) {
-        if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
         let value = attribute.value;
         if (this.#markingAmpersands && value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
           events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value, BARE_AMPERSAND_MARK)}); read literally, write &amp;`, this.position());
           value = value.replaceAll(BARE_AMPERSAND_MARK, '&');
         }
+        if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
         attributes.push({ ns: this.#unmarked(attribute.uri), local: attribute.local, value });
       }
       events.open(this.#unmarked(tag.uri), tag.local, attributes);
