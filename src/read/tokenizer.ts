@@ -353,6 +353,9 @@ export class XmlTokenizer {
   /** saxes' line and column where its last markup ended: where a text starts. */
   #saxesTextLine = 1;
   #saxesTextColumn = 0;
+  #saxesTextOffset = 0;
+  /** How many characters the text since then has after its last line end (-1: none in it). */
+  #saxesTextTail = -1;
   /** The start of the input held back from saxes (UNDECIDED_AMPERSAND). */
   #saxesHeld = '';
   #markingAmpersands = true;
@@ -1186,12 +1189,15 @@ export class XmlTokenizer {
     const events = this.#events;
     const saxes = new SaxesParser<{ xmlns: true; position: true }>({ xmlns: true, position: true } satisfies SaxesOptions);
     this.#saxes = saxes;
-    // Where the tag's `<` is: saxes has read its name and the character after it (a newline there leaves it where it is).
-    let tagLine = 1;
-    let tagColumn = 0;
+    // Where the tag's `<` is: saxes has read its name and the character after it, which may be a line end
+    // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
+    let tagAt: XmlPosition | undefined;
     saxes.on('opentagstart', (tag) => {
-      tagLine = saxes.line;
-      tagColumn = saxes.column - tag.name.length - 2;
+      const column = saxes.column - tag.name.length - 2;
+      if (column >= 0) tagAt = this.#saxesPositionAt(saxes.line, column);
+      else if (this.#saxesTextTail !== -1) tagAt = this.#saxesPositionAt(saxes.line - 1, this.#saxesTextTail);
+      else if (saxes.line - 1 === this.#saxesTextLine) tagAt = this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn + saxes.position - tag.name.length - 2 - this.#saxesTextOffset);
+      else tagAt = undefined;
     });
     saxes.on('opentag', (tag: SaxesTagNS) => {
       this.#saxesDepth++;
@@ -1207,7 +1213,7 @@ export class XmlTokenizer {
         this.#tooDeep = true;
         return;
       }
-      this.#saxesTagAt = tagColumn >= 0 && tagLine === saxes.line ? this.#saxesPositionAt(tagLine, tagColumn) : undefined;
+      this.#saxesTagAt = tagAt;
       const attributes: XmlAttribute[] = [];
       for (const attribute of Object.values(tag.attributes)) {
         let value = attribute.value;
@@ -1221,13 +1227,19 @@ export class XmlTokenizer {
       events.open(this.#unmarked(tag.uri), tag.local, attributes);
       this.#saxesTagAt = undefined;
     });
-    saxes.on('closetag', () => {
+    saxes.on('closetag', (tag) => {
       this.#saxesDepth--;
       this.#markupEnded();
       if (this.#saxesPriming || this.#saxesDepth >= MAX_DEPTH) return;
+      // Where `</name>` starts, as the fast path places what closing finds (only `</name >` is a character off).
+      const column = saxes.column - tag.name.length - 3;
+      this.#saxesTagAt = column >= 0 ? this.#saxesPositionAt(saxes.line, column) : undefined;
       events.close();
+      this.#saxesTagAt = undefined;
     });
     saxes.on('text', (text: string) => {
+      const lineEnd = text.lastIndexOf('\n');
+      this.#saxesTextTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
       if (this.#saxesPriming || this.#saxesDepth > MAX_DEPTH) return;
       if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts it: at the text's start.
@@ -1337,6 +1349,8 @@ export class XmlTokenizer {
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     this.#saxesTextLine = saxes.line;
     this.#saxesTextColumn = saxes.column;
+    this.#saxesTextOffset = saxes.position;
+    this.#saxesTextTail = -1;
   }
 }
 

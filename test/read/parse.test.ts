@@ -447,6 +447,38 @@ describe('regressions', () => {
     assert.deepEqual(await read(byteByByte(bytes)), whole);
     assert.deepEqual(await read(randomSplits(bytes, 13)), whole);
   });
+  it('where saxes reads, positions are the fast path\'s: tags and attributes over several lines, any line end', async () => {
+    const body = (nl: string): string =>
+      [
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+        '  <url>',
+        '    <loc>https://a.example/?a&b</loc>',
+        '    <xhtml:link',
+        '      rel="alternate" hreflang="de" href="https://a.example/?x&y"/>',
+        '  </url>',
+        '  <url\n  >',
+        '    <loc>\n https://a.example/2?q&amp;r&s \n</loc>',
+        '  </url>',
+        '  <url><loc>https://a.example/3</loc><lastmod>2026-13-01</lastmod></url>',
+        '</urlset>',
+        '',
+      ].join(nl);
+    const read = async (text: string, chunks = (bytes: Uint8Array): Iterable<Uint8Array> => [bytes]): Promise<string[]> => {
+      const parsed = parseSitemap(chunks(new TextEncoder().encode(text)), { trackPositions: true });
+      const seen: string[] = [];
+      for await (const entry of parsed) seen.push(`${entry.loc} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
+      // Excerpts aside: saxes hands on texts decoded, the fast path quotes them as written.
+      return [...seen, ...parsed.diagnostics.filter((d) => !d.message.includes('DOCTYPE')).map((d) => `${d.rule} ${d.line}:${d.column} ${d.message.replace(/ \(".*"\);/, ';')}`)];
+    };
+    for (const nl of ['\n', '\r\n', '\r']) {
+      const fast = await read(`<?xml version="1.0"?>${nl}${body(nl)}`);
+      assert.equal(fast.length, 3 + 4, JSON.stringify(fast));
+      const oneLineDown = fast.map((line) => line.replace(/ (\d+):(\d+)/, (_, l: string, c: string) => ` ${Number(l) + 1}:${c}`));
+      const text = `<?xml version="1.0"?>${nl}<!DOCTYPE urlset>${nl}${body(nl)}`;
+      assert.deepEqual(await read(text), oneLineDown, JSON.stringify(nl));
+      assert.deepEqual(await read(text, byteByByte), oneLineDown, `${JSON.stringify(nl)}, byte by byte`);
+    }
+  });
   it('where saxes reads, a document that spells U+FDD0 itself keeps it', async () => {
     const text = '<!DOCTYPE urlset><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/\uFDD0?a=1</loc></url></urlset>';
     const parsed = await parseChunks([new TextEncoder().encode(text)]);
