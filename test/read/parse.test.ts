@@ -2,13 +2,26 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { parseSitemap, validateSitemap } from '../../src/index.ts';
+import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
 import { byteByByte, parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
   [...new Set(result.diagnostics.filter((d) => level === undefined || d.level === level).map((d) => d.rule))].sort();
 const locs = (result: ParseResult): string[] => result.entries.map((e) => (e as { loc: string }).loc);
+/** `read` gives `whole` for the input cut in two at every position from `from` on (the sniffing reads the first KiB whole), byte by byte and at random splits. */
+async function sameHoweverCut(bytes: Uint8Array, read: (chunks: Iterable<Uint8Array>) => Promise<unknown>, whole: unknown, from = 1): Promise<void> {
+  for (let cut = from; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+  assert.deepEqual(await read(byteByByte(bytes)), whole, 'byte by byte');
+  assert.deepEqual(await read(randomSplits(bytes, 11)), whole, 'random splits');
+}
+/** Each entry (`show`n) at its start, then each finding at its place: what must not depend on how the input was cut. */
+async function placed(chunks: Iterable<Uint8Array>, show: (entry: ParsedEntry) => string = (entry) => entry.loc): Promise<string[]> {
+  const parsed = parseSitemap(chunks, { trackPositions: true });
+  const seen: string[] = [];
+  for await (const entry of parsed) seen.push(`${show(entry)} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
+  return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
+}
 
 describe('every fixture parses the same whole, byte by byte and at random splits', () => {
   for (const name of readdirSync(new URL('../fixtures/read/', import.meta.url))) {
@@ -394,12 +407,7 @@ describe('regressions', () => {
     // Handed to saxes, `&b</loc>` reads as an entity name running on to the next `;`, and every entry after it is lost.
     const text = `<?xml version="1.0"?>\n<!--${'p'.repeat(1100)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/?a&b</loc></url>\n<url><loc>https://a.example/2</loc></url>\r\n<url><loc>https://a.example/\u0001</loc></url>\n<url><loc>https://a.example/4?x&y</loc><lastmod>\u0008\u000B2026-11-01</lastmod></url>\n</urlset>\n`;
     const bytes = new TextEncoder().encode(text);
-    const read = async (chunks: Iterable<Uint8Array>): Promise<string[]> => {
-      const parsed = parseSitemap(chunks, { trackPositions: true });
-      const seen: string[] = [];
-      for await (const entry of parsed) seen.push(`${entry.loc} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
-      return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
-    };
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
     const whole = await read([bytes]);
     assert.deepEqual(whole, [
       'https://a.example/?a&b 4:1',
@@ -413,9 +421,7 @@ describe('regressions', () => {
       'R2 7:50 not well-formed XML: character U+000B is not allowed in XML; read as U+FFFD',
       'R2 7:11 not well-formed XML: "&" that starts no entity reference ("ttps://a.example/4?x&y"); read literally, write &amp;',
     ]);
-    for (let cut = 1150; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
-    assert.deepEqual(await read(byteByByte(bytes)), whole);
-    assert.deepEqual(await read(randomSplits(bytes, 11)), whole);
+    await sameHoweverCut(bytes, read, whole, 1150);
   });
   it('where saxes reads (after a DOCTYPE), a bare & is read as on the fast path: same entries, findings and positions, at every cut', async () => {
     const body = [
@@ -427,12 +433,7 @@ describe('regressions', () => {
       '</urlset>',
       '',
     ];
-    const read = async (chunks: Iterable<Uint8Array>): Promise<string[]> => {
-      const parsed = parseSitemap(chunks, { trackPositions: true });
-      const seen: string[] = [];
-      for await (const entry of parsed) seen.push(`${JSON.stringify(entry)} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
-      return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
-    };
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
     const fast = await read([new TextEncoder().encode(`<?xml version="1.0"?>\n${body.join('\n')}`)]);
     assert.equal(fast.filter((line) => line.startsWith('{')).length, 4);
     // The DOCTYPE line moves everything one line down.
@@ -443,9 +444,7 @@ describe('regressions', () => {
     const bytes = new TextEncoder().encode(text);
     const whole = await read([bytes]);
     assert.deepEqual(excerptless(whole.filter((line) => !line.includes('DOCTYPE'))), expected);
-    for (let cut = 1; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
-    assert.deepEqual(await read(byteByByte(bytes)), whole);
-    assert.deepEqual(await read(randomSplits(bytes, 13)), whole);
+    await sameHoweverCut(bytes, read, whole);
   });
   it('where saxes reads, positions are the fast path\'s: tags and attributes over several lines, any line end', async () => {
     const body = (nl: string): string =>
@@ -463,13 +462,9 @@ describe('regressions', () => {
         '</urlset>',
         '',
       ].join(nl);
-    const read = async (text: string, chunks = (bytes: Uint8Array): Iterable<Uint8Array> => [bytes]): Promise<string[]> => {
-      const parsed = parseSitemap(chunks(new TextEncoder().encode(text)), { trackPositions: true });
-      const seen: string[] = [];
-      for await (const entry of parsed) seen.push(`${entry.loc} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
-      // Excerpts aside: saxes hands on texts decoded, the fast path quotes them as written.
-      return [...seen, ...parsed.diagnostics.filter((d) => !d.message.includes('DOCTYPE')).map((d) => `${d.rule} ${d.line}:${d.column} ${d.message.replace(/ \(".*"\);/, ';')}`)];
-    };
+    // Excerpts aside: saxes hands on texts decoded, the fast path quotes them as written.
+    const read = async (text: string, chunks = (bytes: Uint8Array): Iterable<Uint8Array> => [bytes]): Promise<string[]> =>
+      (await placed(chunks(new TextEncoder().encode(text)))).filter((line) => !line.includes('DOCTYPE')).map((line) => line.replace(/ \(".*"\);/, ';'));
     for (const nl of ['\n', '\r\n', '\r']) {
       const fast = await read(`<?xml version="1.0"?>${nl}${body(nl)}`);
       assert.equal(fast.length, 3 + 4, JSON.stringify(fast));
@@ -524,12 +519,7 @@ describe('regressions', () => {
       '',
     ].join('\n');
     const bytes = new TextEncoder().encode(text);
-    const read = async (chunks: Iterable<Uint8Array>): Promise<string[]> => {
-      const parsed = parseSitemap(chunks, { trackPositions: true });
-      const seen: string[] = [];
-      for await (const entry of parsed) seen.push(`${JSON.stringify(entry)} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
-      return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
-    };
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
     const whole = await read([bytes]);
     assert.deepEqual(whole, [
       '{"loc":"https://a.example/1"} 2:1',
@@ -542,8 +532,7 @@ describe('regressions', () => {
       'R2 3:30 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
       'R2 4:36 not well-formed XML: </foo> ends no open element (<url> is open); ignored',
     ]);
-    for (let cut = 1; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
-    assert.deepEqual(await read(byteByByte(bytes)), whole);
+    await sameHoweverCut(bytes, read, whole);
   });
   it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
     // An unbound prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
