@@ -116,6 +116,9 @@ const DISALLOWED_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBF
 /** Past this many, the rest are replaced without a word (reading stops at the cap on well-formedness errors anyway). */
 const MAX_DISALLOWED_CHAR_REPORTS = 100;
 
+const disallowedCharMessage = (text: string, at: number): string =>
+  `character U+${text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML; read as U+FFFD`;
+
 /** Whether `chunk` may hold a DISALLOWED_CHARS; when the control characters are known to be absent, native searches rule out the rest. */
 function mayHoldDisallowedChar(chunk: string, controlsChecked: boolean): boolean {
   return !controlsChecked || chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed();
@@ -403,8 +406,7 @@ export class XmlTokenizer {
       if (this.#abandoned) return;
       if (this.#saxes !== undefined) break;
       this.#disallowedReports++;
-      const code = chunk.charCodeAt(match.index).toString(16).toUpperCase().padStart(4, '0');
-      this.#events.malformed(`character U+${code} is not allowed in XML; read as U+FFFD`, this.#positionAhead(this.#written));
+      this.#events.malformed(disallowedCharMessage(chunk, match.index), this.#positionAhead(this.#written));
     }
     if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(from));
     else this.#write(clean.slice(from));
@@ -1310,8 +1312,25 @@ export class XmlTokenizer {
       }
       text = text.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK);
     }
+    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     try {
-      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).write(text);
+      // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it.
+      let from = 0;
+      DISALLOWED_CHARS.lastIndex = 0;
+      for (let match = DISALLOWED_CHARS.exec(text); match !== null; match = DISALLOWED_CHARS.exec(text)) {
+        if (match.index > from) saxes.write(text.slice(from, match.index));
+        from = match.index + 1;
+        if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
+          this.#disallowedReports++;
+          this.#events.malformed(disallowedCharMessage(text, match.index), this.#saxesPosition());
+          if (this.#events.stopped) {
+            this.#abandoned = true;
+            return;
+          }
+        }
+        saxes.write('\uFFFD');
+      }
+      saxes.write(from === 0 ? text : text.slice(from));
     } catch (error) {
       // Thrown from our own handler to stop saxes in the middle of a chunk.
       if (error !== ABANDONED) throw error;
