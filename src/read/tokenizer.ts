@@ -376,6 +376,11 @@ export class XmlTokenizer {
   #nextCountedReturn = -1;
   /** The last character counted was a CR at the end of the buffer, whose LF (if any) had not arrived. */
   #countedReturnLast = false;
+  /** #positionAhead's count: how far it got, and the line, its start and whether a CR ended the text there. */
+  #aheadTo = 0;
+  #aheadLine = 1;
+  #aheadLineStart = 0;
+  #aheadAfterReturn = false;
 
   constructor(events: XmlEvents) {
     this.#events = events;
@@ -406,7 +411,7 @@ export class XmlTokenizer {
       if (this.#abandoned) return;
       if (this.#saxes !== undefined) break;
       this.#disallowedReports++;
-      this.#events.malformed(disallowedCharMessage(chunk, match.index), this.#positionAhead(this.#written));
+      this.#events.malformed(disallowedCharMessage(chunk, match.index), this.#positionAhead());
     }
     if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(from));
     else this.#write(clean.slice(from));
@@ -481,24 +486,41 @@ export class XmlTokenizer {
   }
 
   /**
-   * Line and column at `offset`, the end of all that was written, counted without moving the line
-   * count on: a token still open there may yet need positions before it.
+   * Line and column at the end of all that was written, counted without moving the line count on:
+   * a token still open there may yet need positions before it. The count ahead goes on from where it
+   * last got to, so reports in a long open token do not each count it again.
    */
-  #positionAhead(offset: number): XmlPosition {
-    const from = this.#lineCountedTo;
-    const text = this.#buffer.slice(from - this.#bufferOffset) + this.#keptChunks.join('');
-    let line = this.#line;
-    let lineStart = this.#lineStart;
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-      // As #countLines counts: the LF of a CRLF cut by a chunk end was counted with its CR.
-      if (!(i === 0 && this.#countedReturnLast)) line++;
-      lineStart = from + i + 1;
+  #positionAhead(): XmlPosition {
+    if (this.#aheadTo < this.#lineCountedTo) {
+      this.#aheadTo = this.#lineCountedTo;
+      this.#aheadLine = this.#line;
+      this.#aheadLineStart = this.#lineStart;
+      // A CR just before is part of the count only when #countLines counted it (then its LF is not).
+      this.#aheadAfterReturn = this.#countedReturnLast;
     }
-    for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) {
-      if (text.charCodeAt(i + 1) !== Char.LineFeed) line++;
-      lineStart = Math.max(lineStart, from + i + 1);
+    this.#countAhead(this.#buffer, this.#bufferOffset);
+    let start = this.#bufferOffset + this.#buffer.length;
+    for (const kept of this.#keptChunks) {
+      this.#countAhead(kept, start);
+      start += kept.length;
     }
-    return { line, column: offset - lineStart + 1 };
+    return { line: this.#aheadLine, column: this.#written - this.#aheadLineStart + 1 };
+  }
+
+  /** Counts the line ends of `text`, which starts at offset `start`, past #aheadTo: a CR ends a line, and so does an LF not just after one. */
+  #countAhead(text: string, start: number): void {
+    const from = this.#aheadTo - start;
+    if (from >= text.length) return;
+    for (let i = text.indexOf('\n', Math.max(from, 0)); i !== -1; i = text.indexOf('\n', i + 1)) {
+      if (i === from ? !this.#aheadAfterReturn : text.charCodeAt(i - 1) !== Char.Return) this.#aheadLine++;
+      this.#aheadLineStart = Math.max(this.#aheadLineStart, start + i + 1);
+    }
+    for (let i = text.indexOf('\r', Math.max(from, 0)); i !== -1; i = text.indexOf('\r', i + 1)) {
+      this.#aheadLine++;
+      this.#aheadLineStart = Math.max(this.#aheadLineStart, start + i + 1);
+    }
+    this.#aheadAfterReturn = text.charCodeAt(text.length - 1) === Char.Return;
+    this.#aheadTo = start + text.length;
   }
 
   #positionAt(offset: number): XmlPosition {
