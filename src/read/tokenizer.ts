@@ -359,8 +359,9 @@ export class XmlTokenizer {
   #saxesTextOffset = 0;
   /** How many characters the text since then has after its last line end (-1: none in it). */
   #saxesTextTail = -1;
-  /** The start of the input held back from saxes (UNDECIDED_AMPERSAND). */
-  #saxesHeld = '';
+  /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
+  readonly #saxesHeld: string[] = [];
+  #saxesHeldLength = 0;
   #markingAmpersands = true;
   #saxesDepth = 0;
   #tooDeep = false;
@@ -1321,14 +1322,22 @@ export class XmlTokenizer {
   }
 
   #writeSaxes(chunk: string): void {
-    let text = this.#saxesHeld + chunk;
-    this.#saxesHeld = '';
+    const held = this.#saxesHeld;
+    if (held.length > 0 && !this.#ending && this.#continuesReference(chunk)) {
+      held.push(chunk);
+      this.#saxesHeldLength += chunk.length;
+      return;
+    }
+    let text = held.length === 0 ? chunk : held.join('') + chunk;
+    held.length = 0;
+    this.#saxesHeldLength = 0;
     if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#markingAmpersands = false;
     if (this.#markingAmpersands && text.indexOf('&') !== -1) {
       if (!this.#ending) {
         const undecided = UNDECIDED_AMPERSAND.exec(text);
         if (undecided !== null) {
-          this.#saxesHeld = undecided[0];
+          held.push(undecided[0]);
+          this.#saxesHeldLength = undecided[0].length;
           text = text.slice(0, undecided.index);
         }
       }
@@ -1359,8 +1368,15 @@ export class XmlTokenizer {
     }
   }
 
+  /** Whether `chunk` is all digits of the character reference held back, which may be of any length. */
+  #continuesReference(chunk: string): boolean {
+    const start = this.#saxesHeld[0] as string;
+    if (chunk === '' || this.#saxesHeldLength + chunk.length > MAX_TOKEN_CHARS || start[1] !== '#') return false;
+    return (start[2] === 'x' ? HEX_DIGITS : DECIMAL_DIGITS).test(chunk);
+  }
+
   #closeSaxes(): void {
-    if (this.#saxesHeld !== '') this.#writeSaxes('');
+    if (this.#saxesHeld.length > 0) this.#writeSaxes('');
     if (this.#abandoned) return;
     try {
       this.#saxes?.close();
@@ -1405,8 +1421,13 @@ const BARE_AMPERSAND_MARK = '\uFDD0';
 // (Marks in a text still open when a document's own U+FDD0 turns marking off stay as they are.)
 /** An `&` that starts no reference the fast path would decode (see resolveReference). */
 const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/g;
-/** An `&` near the end of what was written, whose meaning depends on what comes next: kept back until then. */
-const UNDECIDED_AMPERSAND = /&[#0-9A-Za-z]{0,64}$/;
+/**
+ * An `&` near the end of what was written, whose meaning depends on what comes next: kept back until
+ * then. A name is one of five short ones; a character reference may have any number of leading zeros.
+ */
+const UNDECIDED_AMPERSAND = /&(?:#x[0-9A-Fa-f]*|#[0-9]*|[A-Za-z]{0,4})$/;
+const DECIMAL_DIGITS = /^[0-9]+$/;
+const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
 
 /** Thrown through saxes to stop it mid-chunk when the input is too deep to be worth reading. */
 const ABANDONED = Symbol('abandoned');
