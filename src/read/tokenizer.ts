@@ -362,7 +362,12 @@ export class XmlTokenizer {
   /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #saxesHeld: string[] = [];
   #saxesHeldLength = 0;
-  #markingAmpersands = true;
+  /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
+  #saxesWritten = 0;
+  /** The last character given to saxes was a CR, which it holds until it sees whether an LF follows. */
+  #saxesCarriesReturn = false;
+  readonly #ownMarks: number[] = [];
+  #ownMarksPassed = 0;
   #saxesDepth = 0;
   #tooDeep = false;
   #abandoned = false;
@@ -1218,7 +1223,7 @@ export class XmlTokenizer {
     // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
     let tagAt: XmlPosition | undefined;
     saxes.on('opentagstart', (tag) => {
-      const column = saxes.column - tag.name.length - 2;
+      const column = saxes.columnIndex - tag.name.length - 2;
       if (column >= 0) tagAt = this.#saxesPositionAt(saxes.line, column);
       else if (this.#saxesTextTail !== -1) tagAt = this.#saxesPositionAt(saxes.line - 1, this.#saxesTextTail);
       else if (saxes.line - 1 === this.#saxesTextLine) tagAt = this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn + saxes.position - tag.name.length - 2 - this.#saxesTextOffset);
@@ -1242,10 +1247,10 @@ export class XmlTokenizer {
       const attributes: XmlAttribute[] = [];
       for (const attribute of Object.values(tag.attributes)) {
         let value = attribute.value;
-        if (this.#markingAmpersands && value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-          events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value, BARE_AMPERSAND_MARK)}); read literally, write &amp;`, this.position());
-          value = value.replaceAll(BARE_AMPERSAND_MARK, '&');
+        if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.position());
         }
+        value = this.#unmarked(value);
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
         attributes.push({ ns: this.#unmarked(attribute.uri), local: attribute.local, value });
       }
@@ -1257,7 +1262,7 @@ export class XmlTokenizer {
       this.#markupEnded();
       if (this.#saxesPriming || this.#saxesDepth >= MAX_DEPTH) return;
       // Where `</name>` starts, as the fast path places what closing finds (only `</name >` is a character off).
-      const column = saxes.column - tag.name.length - 3;
+      const column = saxes.columnIndex - tag.name.length - 3;
       this.#saxesTagAt = column >= 0 ? this.#saxesPositionAt(saxes.line, column) : undefined;
       events.close();
       this.#saxesTagAt = undefined;
@@ -1266,12 +1271,11 @@ export class XmlTokenizer {
       const lineEnd = text.lastIndexOf('\n');
       this.#saxesTextTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
       if (this.#saxesPriming || this.#saxesDepth > MAX_DEPTH) return;
-      if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+      if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts it: at the text's start.
-        events.malformed(`"&" that starts no entity reference (${clipAround(text, BARE_AMPERSAND_MARK)}); read literally, write &amp;`, this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn));
-        text = text.replaceAll(BARE_AMPERSAND_MARK, '&');
+        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn));
       }
-      if (events.capturing) events.text(text);
+      if (events.capturing) events.text(this.#unmarked(text));
     });
     saxes.on('cdata', (text: string) => {
       this.#markupEnded();
@@ -1285,6 +1289,7 @@ export class XmlTokenizer {
       events.doctype(this.#saxesPosition());
     });
     saxes.on('error', (error: Error) => {
+      if (this.#isOwnMark(error)) return;
       if (this.#saxesPriming) return;
       events.malformed(stripPosition(error.message), this.#saxesPosition());
       // saxes makes an Error for each bad character: megabytes of binary would take it minutes.
@@ -1311,7 +1316,7 @@ export class XmlTokenizer {
     if (priming !== '') {
       this.#saxesPriming = true;
       // A start tag read by the fast path may hold a bare `&` in a value: saxes would read on from it into the document.
-      saxes.write(this.#markingAmpersands && priming.indexOf(BARE_AMPERSAND_MARK) === -1 ? priming.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK) : priming);
+      this.#toSaxes(this.#marked(priming));
       this.#saxesPriming = false;
     }
     this.#markupEnded();
@@ -1331,41 +1336,80 @@ export class XmlTokenizer {
     let text = held.length === 0 ? chunk : held.join('') + chunk;
     held.length = 0;
     this.#saxesHeldLength = 0;
-    if (this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#markingAmpersands = false;
-    if (this.#markingAmpersands && text.indexOf('&') !== -1) {
-      if (!this.#ending) {
-        const undecided = UNDECIDED_AMPERSAND.exec(text);
-        if (undecided !== null) {
-          held.push(undecided[0]);
-          this.#saxesHeldLength = undecided[0].length;
-          text = text.slice(0, undecided.index);
-        }
+    if (!this.#ending && text.indexOf('&') !== -1) {
+      const undecided = UNDECIDED_AMPERSAND.exec(text);
+      if (undecided !== null) {
+        held.push(undecided[0]);
+        this.#saxesHeldLength = undecided[0].length;
+        text = text.slice(0, undecided.index);
       }
-      text = text.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK);
     }
+    // Forbidden characters first, so what saxes is given besides holds none but OWN_MARK_CHAR (all replacements keep the length).
+    const clean = mayHoldDisallowedChar(text, false) ? text.replace(DISALLOWED_CHARS, '\uFFFD') : text;
+    const marked = this.#marked(clean);
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     try {
+      if (clean === text) {
+        this.#toSaxes(marked);
+        return;
+      }
       // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it.
       let from = 0;
       DISALLOWED_CHARS.lastIndex = 0;
       for (let match = DISALLOWED_CHARS.exec(text); match !== null; match = DISALLOWED_CHARS.exec(text)) {
-        if (match.index > from) saxes.write(text.slice(from, match.index));
-        from = match.index + 1;
+        if (match.index > from) this.#toSaxes(marked.slice(from, match.index));
+        from = match.index;
         if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
           this.#disallowedReports++;
-          this.#events.malformed(disallowedCharMessage(text, match.index), this.#saxesPosition());
+          // saxes keeps a CR at a write's end until it sees what follows: here, a line end.
+          const position = this.#saxesCarriesReturn ? this.#saxesPositionAt(saxes.line + 1, 0) : this.#saxesPosition();
+          this.#events.malformed(disallowedCharMessage(text, match.index), position);
           if (this.#events.stopped) {
             this.#abandoned = true;
             return;
           }
         }
-        saxes.write('\uFFFD');
       }
-      saxes.write(from === 0 ? text : text.slice(from));
+      this.#toSaxes(marked.slice(from));
     } catch (error) {
       // Thrown from our own handler to stop saxes in the middle of a chunk.
       if (error !== ABANDONED) throw error;
     }
+  }
+
+  /**
+   * `text` as saxes is given it: each `&` that starts no reference as BARE_AMPERSAND_MARK, the
+   * document's own U+FDD0 as OWN_MARK_CHAR. It holds no forbidden character.
+   */
+  #marked(text: string): string {
+    let marked = text;
+    if (marked.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+      for (let i = marked.indexOf(BARE_AMPERSAND_MARK); i !== -1; i = marked.indexOf(BARE_AMPERSAND_MARK, i + 1)) this.#ownMarks.push(this.#saxesWritten + i);
+      marked = marked.replaceAll(BARE_AMPERSAND_MARK, OWN_MARK_CHAR);
+    }
+    return marked.indexOf('&') === -1 ? marked : marked.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK);
+  }
+
+  #toSaxes(text: string): void {
+    if (text === '') return;
+    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
+    this.#saxesWritten += text.length;
+    saxes.write(text);
+    // Once a write returns, saxes' `position` counts the chunk twice until the next one starts.
+    saxes.write('');
+    this.#saxesCarriesReturn = text.charCodeAt(text.length - 1) === Char.Return;
+  }
+
+  /** Whether saxes' `error` is only its "disallowed character." for an OWN_MARK_CHAR, which is no error. */
+  #isOwnMark(error: Error): boolean {
+    const marks = this.#ownMarks;
+    if (this.#ownMarksPassed === marks.length || !error.message.endsWith('disallowed character.')) return false;
+    // saxes has read the character when it fails on it.
+    const at = (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).position - 1;
+    while (this.#ownMarksPassed < marks.length && (marks[this.#ownMarksPassed] as number) < at) this.#ownMarksPassed++;
+    if (marks[this.#ownMarksPassed] !== at) return false;
+    this.#ownMarksPassed++;
+    return true;
   }
 
   /** Whether `chunk` is all digits of the character reference held back, which may be of any length. */
@@ -1387,7 +1431,7 @@ export class XmlTokenizer {
 
   #saxesPosition(): XmlPosition {
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
-    return this.#saxesPositionAt(saxes.line, saxes.column);
+    return this.#saxesPositionAt(saxes.line, saxes.columnIndex);
   }
 
   /** The document's position for saxes' line and column (0-based, after priming). */
@@ -1397,15 +1441,16 @@ export class XmlTokenizer {
     return { line: line + saxesLine - 1, column: saxesColumn + 1 };
   }
 
-  /** What saxes read with BARE_AMPERSAND_MARK for an `&`, as it was. */
+  /** What saxes read, with each mark (see #marked) back to what it stood for. */
   #unmarked(text: string): string {
-    return this.#markingAmpersands && text.indexOf(BARE_AMPERSAND_MARK) !== -1 ? text.replaceAll(BARE_AMPERSAND_MARK, '&') : text;
+    const unmarked = text.indexOf(BARE_AMPERSAND_MARK) === -1 ? text : text.replaceAll(BARE_AMPERSAND_MARK, '&');
+    return this.#ownMarks.length === 0 || unmarked.indexOf(OWN_MARK_CHAR) === -1 ? unmarked : unmarked.replaceAll(OWN_MARK_CHAR, BARE_AMPERSAND_MARK);
   }
 
   #markupEnded(): void {
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     this.#saxesTextLine = saxes.line;
-    this.#saxesTextColumn = saxes.column;
+    this.#saxesTextColumn = saxes.columnIndex;
     this.#saxesTextOffset = saxes.position;
     this.#saxesTextTail = -1;
   }
@@ -1414,11 +1459,14 @@ export class XmlTokenizer {
 /**
  * What saxes is given for an `&` that starts no reference, as the fast path reads it: saxes would
  * read on to the next `;` as an entity name, and lose every entry in between. One UTF-16 unit, as
- * the `&` was, so saxes' positions hold; a noncharacter, which no document should hold (one that
- * does is left to saxes as it is, from there on).
+ * the `&` was, so saxes' positions hold; a noncharacter, seldom in a document.
  */
 const BARE_AMPERSAND_MARK = '\uFDD0';
-// (Marks in a text still open when a document's own U+FDD0 turns marking off stay as they are.)
+/**
+ * What saxes is given for the document's own U+FDD0: U+FFFF, forbidden in XML, reaches saxes from
+ * no document (it is read as U+FFFD), so saxes' complaint about it is known to be about a mark.
+ */
+const OWN_MARK_CHAR = '\uFFFF';
 /** An `&` that starts no reference the fast path would decode (see resolveReference). */
 const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/g;
 /**
