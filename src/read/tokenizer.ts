@@ -267,7 +267,7 @@ function decode(text: string, lenient: boolean): string | undefined {
       from = amp + 5;
       continue;
     }
-    const semicolon = text.indexOf(';', amp + 1);
+    const semicolon = referenceEnd(text, amp);
     const reference = semicolon === -1 ? undefined : resolveReference(text.slice(amp + 1, semicolon));
     if (reference === undefined) {
       if (!lenient) return undefined;
@@ -280,6 +280,28 @@ function decode(text: string, lenient: boolean): string | undefined {
   }
   return from === 0 ? text : out + text.slice(from);
 }
+
+/**
+ * The `;` ending what could be a reference at `amp` (a name of at most four letters, `#` and digits,
+ * `#x` and hex digits), or -1: no search runs past it, so a long text of bare `&`s stays linear.
+ */
+function referenceEnd(text: string, amp: number): number {
+  let i = amp + 1;
+  if (text.charCodeAt(i) === 35 /* # */) {
+    const hex = text.charCodeAt(++i) === 120; /* x */
+    if (hex) i++;
+    const start = i;
+    while (hex ? isHexDigit(text.charCodeAt(i)) : isDigit(text.charCodeAt(i))) i++;
+    if (i === start) return -1;
+  } else {
+    while (i - amp <= 4 && isAsciiLetter(text.charCodeAt(i))) i++;
+  }
+  return text.charCodeAt(i) === 59 /* ; */ ? i : -1;
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 function resolveReference(name: string): string | undefined {
   const predefined = PREDEFINED.get(name);

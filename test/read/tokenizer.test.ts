@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapAssembler } from '../../src/read/assemble.ts';
-import { XmlTokenizer, type XmlEvents } from '../../src/read/tokenizer.ts';
+import { decodeEntities, XmlTokenizer, type XmlEvents } from '../../src/read/tokenizer.ts';
 import type { ParsedEntry } from '../../src/read/types.ts';
 
 /**
@@ -191,5 +191,38 @@ describe('stopping', () => {
     tokenizer.write('\u0000'.repeat(1000));
     tokenizer.end();
     assert.equal(malformed, 10);
+  });
+});
+
+describe('decodeEntities', () => {
+  const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  const isXmlChar = (code: number): boolean =>
+    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  /** XML's reference grammar, by regex: what decodeEntities must agree with. */
+  function expected(text: string): string | undefined {
+    let ok = true;
+    const decoded = text.replace(/&(?:([A-Za-z]+)|#([0-9]+)|#x([0-9A-Fa-f]+));/g, (whole, name: string | undefined, decimal: string | undefined, hex: string | undefined) => {
+      const code = decimal !== undefined ? Number.parseInt(decimal, 10) : hex !== undefined ? Number.parseInt(hex, 16) : -1;
+      const value = name !== undefined ? PREDEFINED[name] : isXmlChar(code) ? String.fromCodePoint(code) : undefined;
+      if (value === undefined) ok = false;
+      return value ?? whole;
+    });
+    return ok && !/&(?![A-Za-z]+;|#[0-9]+;|#x[0-9A-Fa-f]+;)/.test(text) ? decoded : undefined;
+  }
+  it('agrees with the reference grammar on random mixes of &, #, x, digits, letters and ;', () => {
+    const alphabet = ['&', '&', '#', 'x', '0', '6', '5', 'F', 'a', 'm', 'p', 'l', 't', 'q', 'u', 'o', ';', ';', 'é', ' '];
+    let state = 7;
+    const next = (): number => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state >>> 8;
+    };
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      for (let length = next() % 16; length > 0; length--) text += alphabet[next() % alphabet.length];
+      assert.equal(decodeEntities(text), expected(text), JSON.stringify(text));
+    }
+    for (const text of ['&amp;&lt;&gt;&quot;&apos;', `&#${'0'.repeat(70)}65;`, '&#x1F600;', '&#0;', '&#xD800;', '&ampx;', '&quote;', '&#;', '&#x;', '&#12a;']) {
+      assert.equal(decodeEntities(text), expected(text), text);
+    }
   });
 });
