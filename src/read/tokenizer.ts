@@ -169,6 +169,8 @@ const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-
 const MAX_ENTRY_GROUP_DEPTH = 2;
 /** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
 const MAX_AWAITED_ENTRY_CHARS = 64 * 1024;
+/** Any other token still open at a chunk's end waits for what can end it once it is this long: shorter ones cost little to join again. */
+const MIN_AWAITED_TOKEN_CHARS = 4 * 1024;
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
 /**
@@ -357,6 +359,8 @@ export class XmlTokenizer {
   #awaitedLength = 0;
   #awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
   #tokenAwaited = false;
+  /** In an awaited tag: the quote of the value it is in (0: none). */
+  #awaitedQuote = 0;
   readonly #keptChunks: string[] = [];
   /** `end()` has been called: nothing more will come to wait for. */
   #ending = false;
@@ -463,7 +467,7 @@ export class XmlTokenizer {
     this.#run();
     if (this.#saxes === undefined && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
       this.#fallback(this.#buffer.slice(this.#pos));
-    } else if (this.#saxes === undefined && this.#entryAwaitedAt === -1 && this.#buffer.length - this.#pos > MAX_AWAITED_ENTRY_CHARS) {
+    } else if (this.#saxes === undefined && this.#entryAwaitedAt === -1 && this.#buffer.length - this.#pos > MIN_AWAITED_TOKEN_CHARS) {
       this.#awaitToken();
     }
   }
@@ -475,8 +479,13 @@ export class XmlTokenizer {
   #awaitToken(): void {
     const buffer = this.#buffer;
     const pos = this.#pos;
-    // Only this can end it (a `>` may also be inside a tag's value: then it is tried again, and waits on).
+    // Only this can end it: in a tag, a `>` outside the quotes of its values.
     this.#awaitedEndTag = buffer.startsWith('<!--', pos) ? '-->' : buffer.startsWith('<![CDATA[', pos) ? ']]>' : buffer.startsWith('<?', pos) ? '?>' : '>';
+    if (this.#awaitedEndTag === '>') {
+      this.#awaitedQuote = 0;
+      // A tag that stopped short of its end has none yet; if one is there after all, waiting would not help.
+      if (this.#unquotedGreater(buffer, pos)) return;
+    }
     this.#awaitedTail = lastChars(buffer, this.#awaitedEndTag.length - 1);
     this.#awaitedLength = buffer.length - pos;
     this.#awaitedLimit = MAX_TOKEN_CHARS;
@@ -916,7 +925,14 @@ export class XmlTokenizer {
    */
   #keepsForAwaited(chunk: string): boolean {
     const endTag = this.#awaitedEndTag;
-    if (this.#awaitedLength + chunk.length > this.#awaitedLimit || chunk.indexOf(endTag) !== -1) return false;
+    if (this.#awaitedLength + chunk.length > this.#awaitedLimit) return false;
+    if (this.#tokenAwaited && endTag === '>') {
+      if (this.#unquotedGreater(chunk, 0)) return false;
+      this.#keptChunks.push(chunk);
+      this.#awaitedLength += chunk.length;
+      return true;
+    }
+    if (chunk.indexOf(endTag) !== -1) return false;
     // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
     const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
     if (seam.indexOf(endTag) !== -1) return false;
@@ -924,6 +940,26 @@ export class XmlTokenizer {
     this.#awaitedLength += chunk.length;
     this.#awaitedTail = lastChars(chunk.length >= endTag.length - 1 ? chunk : seam, endTag.length - 1);
     return true;
+  }
+
+  /**
+   * Whether `text` from `from` holds a `>` outside quotes, reading on from the quote the awaited tag
+   * was in (#awaitedQuote, updated): one pass over each piece, however many `>` its values hold.
+   */
+  #unquotedGreater(text: string, from: number): boolean {
+    let quote = this.#awaitedQuote;
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === Char.Quote || c === Char.Apostrophe) {
+        quote = c;
+      } else if (c === Char.Greater) {
+        return true;
+      }
+    }
+    this.#awaitedQuote = quote;
+    return false;
   }
 
   /**

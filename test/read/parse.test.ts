@@ -571,6 +571,25 @@ describe('regressions', () => {
       assert.deepEqual(await parseChunks(Array.from({ length: Math.ceil(cutOff.length / 64) }, (_, i) => cutOff.subarray(i * 64, (i + 1) * 64))), once, `cut off at ${end}, chunks of 64`);
     }
   });
+  it('a long tag waits for a > outside its quotes: values holding > and the other quote, cut anywhere', async () => {
+    // Entries past 64 KiB go tag by tag: the tag is what waits.
+    const value = (quote: string, other: string): string => `https://a.example/${`a>b${other}c`.repeat(14_000)}`.replaceAll(quote, '');
+    const text = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
+      `<url><loc>https://a.example/1</loc><xhtml:link rel="alternate" hreflang="de" href="${value('"', "'")}" title='${value("'", '"')}'/></url>`,
+      `<url><loc>https://a.example/2</loc><xhtml:link rel='alternate' hreflang='fr' href='${value("'", '"')}'/></url>`,
+      '<url><loc>https://a.example/3</loc></url>',
+      '</urlset>',
+    ].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => `${entry.loc} ${JSON.stringify(entry).length}`);
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, ['https://a.example/1 70090 2:1', 'https://a.example/2 84090 3:1', 'https://a.example/3 29 4:1']);
+    assert.deepEqual(await read(randomSplits(bytes, 5)), whole, 'random splits');
+    for (const size of [16, 4099]) {
+      assert.deepEqual(await read(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size))), whole, `chunks of ${size}`);
+    }
+  });
   it('end tags that do not match: a stray or misspelt one is ignored, one naming an element further out closes those inside it', async () => {
     const text = [
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">',

@@ -149,7 +149,11 @@ describe('long tokens', () => {
   it('a long comment, CDATA, PI or tag waits for what can end it, and what follows comes out as soon as it is in', () => {
     const long = 'x'.repeat(70_000);
     const url = (n: number): string => `<url><loc>https://a.example/${n}</loc></url>\n`;
-    const tokens = [`<!--${long}-->`, `<url><loc><![CDATA[https://a.example/${long}]]></loc></url>`, `<?pi ${long}?>`, `<url><loc>https://a.example/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href="https://a.example/${long}"/></url>`];
+    const tokens = [`<!--${long}-->`, `<url><loc><![CDATA[https://a.example/${long}]]></loc></url>`, `<?pi ${long}?>`, `<url><loc>https://a.example/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href="https://a.example/${long}"/></url>`,
+      // A `>` in a value, and the other quote: only a `>` outside the quotes can end the tag.
+      `<url><loc>https://a.example/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href='https://a.example/${'a">b'.repeat(17_501)}'/></url>`,
+      `<url><loc>https://a.example/</loc><xhtml:link xmlns:xhtml="http://www.w3.org/1999/xhtml" rel="alternate" hreflang="de" href="https://a.example/${"a'>b".repeat(18_000)}"/></url>`,
+    ];
     for (const token of tokens) {
       const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${url(1)}${token}\n${url(2)}${url(3)}</urlset>\n`;
       const end = text.indexOf(token) + token.length;
