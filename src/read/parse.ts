@@ -35,6 +35,8 @@ const TEXT_CHUNK = 64 * 1024;
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
 const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
+/** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
+const LEADING_SPACE_OR_CONTROLS = /^[\s\x00-\x08\x0B\x0C\x0E-\x1F]+/;
 
 /** Findings kept in a result's list unless `maxDiagnostics` says otherwise (all are counted). */
 export const DEFAULT_MAX_DIAGNOSTICS = 1000;
@@ -144,7 +146,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
     const text = decodeChunks(prepend(head, rest), decoder, this.report, controls);
     const [first, textRest] = await peekText(text);
-    const body = first.trimStart();
+    // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
+    const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
     if (body.startsWith('<')) yield* this.#xml(prependText(first, textRest), controls);
     else if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
     else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });

@@ -1339,7 +1339,12 @@ export class XmlTokenizer {
       this.#markupEnded();
       if (!this.#saxesPriming && this.#saxesDepth <= MAX_DEPTH && events.capturing) events.text(this.#unmarked(text));
     });
-    saxes.on('comment', () => this.#markupEnded());
+    saxes.on('comment', () => {
+      // saxes tells of a comment at its `--`, before the `>` that must follow.
+      this.#markupEnded();
+      this.#saxesTextColumn++;
+      this.#saxesTextOffset++;
+    });
     saxes.on('processinginstruction', () => this.#markupEnded());
     saxes.on('xmldecl', () => this.#markupEnded());
     saxes.on('doctype', () => {
@@ -1349,7 +1354,9 @@ export class XmlTokenizer {
     saxes.on('error', (error: Error) => {
       if (this.#isOwnMark(error)) return;
       if (this.#saxesPriming) return;
-      events.malformed(stripPosition(error.message), this.#saxesPosition());
+      // saxes says it where the text happens to end (a `<` or the end of a write): placed at the text's start, as the fast path places its findings in a text.
+      const position = error.message.endsWith(TEXT_OUTSIDE_ROOT) ? this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn) : this.#saxesPosition();
+      events.malformed(stripPosition(error.message), position);
       // saxes makes an Error for each bad character: megabytes of binary would take it minutes.
       if (events.stopped) {
         this.#abandoned = true;
@@ -1535,6 +1542,7 @@ const UNDECIDED_AMPERSAND = /&(?:#x[0-9A-Fa-f]*|#[0-9]*|[A-Za-z]{0,4})$/;
 const DECIMAL_DIGITS = /^[0-9]+$/;
 const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
 
+const TEXT_OUTSIDE_ROOT = 'text data outside of root node.';
 /** Thrown through saxes to stop it mid-chunk when the input is too deep to be worth reading. */
 const ABANDONED = Symbol('abandoned');
 const INCOMPLETE = -1;

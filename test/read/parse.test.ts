@@ -423,6 +423,27 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, read, whole, 1150);
   });
+  it('a control character before the first < leaves the file XML: its entries read, the character reported', async () => {
+    for (const before of ['\u0001', '\u0000\n', '\uFEFF\u0001']) {
+      const text = `${before}<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`;
+      const parsed = await parseChunks([new TextEncoder().encode(text)]);
+      assert.equal(parsed.kind, 'urlset', JSON.stringify(before));
+      assert.deepEqual(locs(parsed), ['https://a.example/']);
+      assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && d.line === 1 && d.column === 1 && d.message.includes('is not allowed in XML')), JSON.stringify(parsed.diagnostics));
+    }
+  });
+  it('text outside the root is placed at the text\'s start, after a comment too, whichever path reads it and however it was cut', async () => {
+    const padding = `<!--${'p'.repeat(1100)}-->`;
+    const root = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>';
+    for (const prolog of ['', '<!DOCTYPE urlset>']) {
+      const text = `<?xml version="1.0"?>${prolog}${padding}\n${root}\n<!-- after -->\nXY\n`;
+      const bytes = new TextEncoder().encode(text);
+      const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+      const whole = await read([bytes]);
+      assert.ok(whole.includes('R2 3:15 not well-formed XML: text data outside of root node.'), JSON.stringify(whole));
+      await sameHoweverCut(bytes, read, whole, 1150);
+    }
+  });
   it('forbidden characters in a long open comment are placed across LF, CRLF and lone CR line ends, however the comment was cut', async () => {
     // Past 64 KiB the comment waits for its `-->` with input kept aside: each report counts on from the last.
     const text = `<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--${'c'.repeat(70_000)}\n\u0001\r\n\u0002\r\u0003\r\r\nx\u0004 -->\n<url><loc>https://a.example/</loc></url>\n</urlset>\n`;
