@@ -1452,7 +1452,7 @@ export class XmlTokenizer {
       for (let i = marked.indexOf(BARE_AMPERSAND_MARK); i !== -1; i = marked.indexOf(BARE_AMPERSAND_MARK, i + 1)) this.#ownMarks.push(this.#saxesWritten + i);
       marked = marked.replaceAll(BARE_AMPERSAND_MARK, OWN_MARK_CHAR);
     }
-    return marked.indexOf('&') === -1 ? marked : marked.replace(BARE_AMPERSAND, BARE_AMPERSAND_MARK);
+    return marked.indexOf('&') === -1 ? marked : marked.replace(AMPERSAND, markBareAmpersand);
   }
 
   #toSaxes(text: string): void {
@@ -1533,7 +1533,14 @@ const BARE_AMPERSAND_MARK = '\uFDD0';
  */
 const OWN_MARK_CHAR = '\uFFFF';
 /** An `&` that starts no reference the fast path would decode (see resolveReference). */
-const BARE_AMPERSAND = /&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)/g;
+const AMPERSAND = /&(?:amp|lt|gt|quot|apos|#([0-9]+)|#x([0-9A-Fa-f]+));|&/g;
+/** An `&` is bare when it starts no reference, or one to a character XML forbids (`&#0;`): the fast path reads both literally. */
+function markBareAmpersand(match: string, decimal: string | undefined, hex: string | undefined): string {
+  if (match.length === 1) return BARE_AMPERSAND_MARK;
+  if (decimal === undefined && hex === undefined) return match;
+  const code = decimal === undefined ? Number.parseInt(hex as string, 16) : Number.parseInt(decimal, 10);
+  return referencedChar(code) === undefined ? BARE_AMPERSAND_MARK + match.slice(1) : match;
+}
 /**
  * An `&` near the end of what was written, whose meaning depends on what comes next: kept back until
  * then. A name is one of five short ones; a character reference may have any number of leading zeros.
