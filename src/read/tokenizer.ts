@@ -390,6 +390,8 @@ export class XmlTokenizer {
   #saxesHeldLength = 0;
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
   #saxesWritten = 0;
+  /** saxes reads by XML 1.1's rules (the document declares a version other than 1.0). */
+  #xml11 = false;
   /** The last character given to saxes was a CR, which it holds until it sees whether an LF follows. */
   #saxesCarriesReturn = false;
   readonly #ownMarks: number[] = [];
@@ -1276,6 +1278,7 @@ export class XmlTokenizer {
   #fallback(rest: string, origin: XmlPosition = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + this.#pos) : this.#pendingTextAt): void {
     const events = this.#events;
     const saxes = new SaxesParser<{ xmlns: true; position: true }>({ xmlns: true, position: true } satisfies SaxesOptions);
+    this.#xml11 = this.#atDocumentStart && XML_1_1_DECL.test(rest);
     this.#saxes = saxes;
     // Where the tag's `<` is: saxes has read its name and the character after it, which may be a line end
     // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
@@ -1452,7 +1455,8 @@ export class XmlTokenizer {
       for (let i = marked.indexOf(BARE_AMPERSAND_MARK); i !== -1; i = marked.indexOf(BARE_AMPERSAND_MARK, i + 1)) this.#ownMarks.push(this.#saxesWritten + i);
       marked = marked.replaceAll(BARE_AMPERSAND_MARK, OWN_MARK_CHAR);
     }
-    return marked.indexOf('&') === -1 ? marked : marked.replace(AMPERSAND, markBareAmpersand);
+    if (marked.indexOf('&') === -1) return marked;
+    return marked.replace(AMPERSAND, this.#xml11 ? markBareAmpersand11 : markBareAmpersand10);
   }
 
   #toSaxes(text: string): void {
@@ -1534,13 +1538,21 @@ const BARE_AMPERSAND_MARK = '\uFDD0';
 const OWN_MARK_CHAR = '\uFFFF';
 /** An `&` that starts no reference the fast path would decode (see resolveReference). */
 const AMPERSAND = /&(?:amp|lt|gt|quot|apos|#([0-9]+)|#x([0-9A-Fa-f]+));|&/g;
-/** An `&` is bare when it starts no reference, or one to a character XML forbids (`&#0;`): the fast path reads both literally. */
-function markBareAmpersand(match: string, decimal: string | undefined, hex: string | undefined): string {
+/**
+ * An `&` is bare when it starts no reference, or one to a character the version forbids (`&#0;`;
+ * XML 1.1 allows references to the other control characters): the fast path reads both literally.
+ */
+function markBareAmpersand(match: string, decimal: string | undefined, hex: string | undefined, xml11: boolean): string {
   if (match.length === 1) return BARE_AMPERSAND_MARK;
   if (decimal === undefined && hex === undefined) return match;
   const code = decimal === undefined ? Number.parseInt(hex as string, 16) : Number.parseInt(decimal, 10);
-  return referencedChar(code) === undefined ? BARE_AMPERSAND_MARK + match.slice(1) : match;
+  const allowed = xml11 ? code >= 1 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff : referencedChar(code) !== undefined;
+  return allowed ? match : BARE_AMPERSAND_MARK + match.slice(1);
 }
+const markBareAmpersand10 = (match: string, decimal: string | undefined, hex: string | undefined): string => markBareAmpersand(match, decimal, hex, false);
+const markBareAmpersand11 = (match: string, decimal: string | undefined, hex: string | undefined): string => markBareAmpersand(match, decimal, hex, true);
+/** A declaration of a version other than 1.0: saxes reads the document by XML 1.1's rules. */
+const XML_1_1_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.(?!0\1)[0-9]+\1/;
 /**
  * An `&` near the end of what was written, whose meaning depends on what comes next: kept back until
  * then. A name is one of five short ones; a character reference may have any number of leading zeros.
