@@ -123,6 +123,9 @@ const disallowedCharMessage = (text: string, at: number): string =>
 function mayHoldDisallowedChar(chunk: string, controlsChecked: boolean): boolean {
   return !controlsChecked || chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed();
 }
+/** `<!DOCTYPE name>`, with a system or public identifier or not (XML §2.8), its name ASCII. */
+const PLAIN_DOCTYPE =
+  /^<!DOCTYPE[ \t\r\n]+[A-Za-z_:][-A-Za-z0-9._:]*(?:[ \t\r\n]+(?:SYSTEM|PUBLIC[ \t\r\n]+(?:"[-'()+,./:=?;!*#@$_%a-zA-Z0-9 \r\n]*"|'[-()+,./:=?;!*#@$_%a-zA-Z0-9 \r\n]*'))[ \t\r\n]+(?:"[^"]*"|'[^']*'))?[ \t\r\n]*>$/;
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
@@ -336,6 +339,7 @@ export class XmlTokenizer {
   #scope: Scope = ROOT_SCOPE;
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
+  #doctypeSeen = false;
   readonly #entryContent = new EntryContent();
   /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
   readonly #leafBounds: number[] = [];
@@ -1252,7 +1256,24 @@ export class XmlTokenizer {
       if (this.#events.capturing) this.#events.text(normalizeNewlines(buffer.slice(lt + 9, close)));
       return close + 3;
     }
+    if (buffer.startsWith('<!DOCTYPE', lt)) return this.#doctype(lt);
     return FOREIGN;
+  }
+
+  /**
+   * A DOCTYPE with no internal subset, in the prolog: reported (it is never used) and read past.
+   * One with an internal subset, where declarations could hide a `>`, or anything unusual, is saxes'.
+   */
+  #doctype(lt: number): number {
+    if (this.#doctypeSeen || this.#rootClosed || this.#stack.length > 0) return FOREIGN;
+    const buffer = this.#buffer;
+    const close = buffer.indexOf('>', lt + 9);
+    if (close === -1) return INCOMPLETE;
+    if (!PLAIN_DOCTYPE.test(buffer.slice(lt, close + 1))) return FOREIGN;
+    this.#doctypeSeen = true;
+    // Where saxes places it too (at the end), for a DOCTYPE it reads.
+    this.#events.doctype(this.#positionAt(this.#bufferOffset + close + 1));
+    return close + 1;
   }
 
   #processingInstruction(lt: number): number {
@@ -1352,7 +1373,7 @@ export class XmlTokenizer {
     saxes.on('xmldecl', () => this.#markupEnded());
     saxes.on('doctype', () => {
       this.#markupEnded();
-      events.doctype(this.#saxesPosition());
+      if (!this.#saxesPriming) events.doctype(this.#saxesPosition());
     });
     saxes.on('error', (error: Error) => {
       if (this.#isOwnMark(error)) return;
@@ -1368,14 +1389,16 @@ export class XmlTokenizer {
     });
 
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
-    // In the prolog, past its start, an empty comment: saxes must not take an XML declaration or a BOM there.
+    // In the prolog, past its start, an empty comment (saxes must not take an XML declaration or a BOM there), or the DOCTYPE read, so saxes knows there was one.
     const priming = this.#rootClosed
       ? '<r/>'
       : this.#stack.length > 0
         ? this.#stack.map((element) => element.raw.replace(/[\t\n\r]/g, ' ')).join('')
         : this.#atDocumentStart
           ? ''
-          : '<!---->';
+          : this.#doctypeSeen
+            ? '<!DOCTYPE r>'
+            : '<!---->';
     if (this.#pendingText !== '') {
       rest = this.#pendingText + rest;
       this.#pendingText = '';

@@ -311,7 +311,7 @@ const REGRESSIONS: [string, string][] = [
   ['xmlns: with no prefix is not a default namespace declaration', `<urlset xmlns:="urn:x">${LOC}`],
   ['a second XML declaration after the first', `<?xml version="1.0"?><?xml version="1.0"?>${U}${LOC}`],
   ['a BOM after the XML declaration', `<?xml version="1.0"?>\uFEFF${U}${LOC}`],
-  ['where saxes reads (after a DOCTYPE), a bare & in a namespace declaration', `<!DOCTYPE urlset><urlset xmlns="http://www.sitemaps.org/&x.org/schemas">${LOC}`],
+  ['where saxes reads (after a DOCTYPE with an internal subset), a bare & in a namespace declaration', `<!DOCTYPE urlset []><urlset xmlns="http://www.sitemaps.org/&x.org/schemas">${LOC}`],
   ['a namespace name with a leading CR reference (saxes trims namespace names)', `<urlset xmlns="&#13;http://www.sitemaps.org/schemas/sitemap/0.9">${LOC}`],
   // Found reading the tokenizer against saxes, then confirmed failing.
   ['an XML declaration after whitespace', ` <?xml version="1.0"?>${U}${LOC}`],

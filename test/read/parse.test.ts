@@ -258,6 +258,32 @@ describe('hostile input', () => {
     assert.deepEqual(locs(result), ['https://www.example.com/&lol9;']);
     assert.ok(rules(result, 'error').includes('R2'));
   });
+  it('a DOCTYPE without an internal subset is reported and read past: the file reads as it would without one, broken parts recovered alike', async () => {
+    const body = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      '<url><loc>https://a.example/1?a&b</loc></lo></url>',
+      '<url><loc>https://a.example/2</loc></url></foo>',
+      '<url><loc>https://a.example/3</loc></url>',
+      '</urlset>',
+      '',
+    ].join('\n');
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    const without = await read([new TextEncoder().encode(`<?xml version="1.0"?>\n${body}`)]);
+    assert.equal(without.filter((line) => line.startsWith('https://')).length, 3);
+    const oneLineDown = without.map((line) => line.replace(/ (\d+):(\d+)/, (_, l: string, c: string) => ` ${Number(l) + 1}:${c}`));
+    for (const doctype of ['<!DOCTYPE urlset>', '<!DOCTYPE urlset SYSTEM "sitemap.dtd">', "<!DOCTYPE urlset PUBLIC '-//x//EN' 'x.dtd' >"]) {
+      const bytes = new TextEncoder().encode(`<?xml version="1.0"?>\n${doctype}\n${body}`);
+      const whole = await read([bytes]);
+      assert.deepEqual(whole.filter((line) => !line.includes('DOCTYPE ignored')), oneLineDown, doctype);
+      assert.deepEqual(whole.filter((line) => line.includes('DOCTYPE ignored')).map((line) => line.split(' ').slice(0, 2).join(' ')), [`R2 2:${doctype.length + 1}`]);
+      await sameHoweverCut(bytes, read, whole);
+    }
+    // A second DOCTYPE, or one after the root, is saxes' to judge: not well-formed.
+    for (const text of [`<!DOCTYPE urlset><!DOCTYPE urlset>${body}`, `${body}<!DOCTYPE urlset>`]) {
+      const parsed = await parseChunks([new TextEncoder().encode(text)]);
+      assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && d.level === 'error' && d.message.includes('inappropriately located doctype')), JSON.stringify(parsed.diagnostics));
+    }
+  });
   it('deep nesting is bounded', async () => {
     const result = await parseChunks([readFixture('deep-nesting.xml')]);
     assert.deepEqual(locs(result), ['https://www.example.com/deep']);
@@ -435,7 +461,7 @@ describe('regressions', () => {
   it('text outside the root is placed at the text\'s start, after a comment too, whichever path reads it and however it was cut', async () => {
     const padding = `<!--${'p'.repeat(1100)}-->`;
     const root = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>';
-    for (const prolog of ['', '<!DOCTYPE urlset>']) {
+    for (const prolog of ['', '<!DOCTYPE urlset []>']) {
       const text = `<?xml version="1.0"?>${prolog}${padding}\n${root}\n<!-- after -->\nXY\n`;
       const bytes = new TextEncoder().encode(text);
       const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
@@ -472,7 +498,7 @@ describe('regressions', () => {
     ];
     const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
     // Past the first KiB, which is read whole to sniff the format.
-    const bytes = new TextEncoder().encode(`<?xml version="1.0"?>\n<!DOCTYPE urlset>\n<!--${'p'.repeat(1100)}-->\n${body.join('\n')}`);
+    const bytes = new TextEncoder().encode(`<?xml version="1.0"?>\n<!DOCTYPE urlset []>\n<!--${'p'.repeat(1100)}-->\n${body.join('\n')}`);
     const whole = await read([bytes]);
     assert.deepEqual(whole.filter((line) => !line.includes('DOCTYPE')), [
       'https://a.example/A 5:1',
@@ -482,7 +508,7 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, read, whole, 1150);
   });
-  it('where saxes reads (after a DOCTYPE), a bare & is read as on the fast path: same entries, findings and positions, at every cut', async () => {
+  it('where saxes reads (after a DOCTYPE with an internal subset), a bare & is read as on the fast path: same entries, findings and positions, at every cut', async () => {
     const body = [
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
       '<url><loc>https://a.example/?a&b</loc></url>',
@@ -501,7 +527,7 @@ describe('regressions', () => {
     // Excerpts aside: saxes hands on texts decoded, the fast path quotes them as written.
     const excerptless = (lines: string[]): string[] => lines.map((line) => line.replace(/ \(".*"\);/, ';'));
     const expected = excerptless(fast.map((line) => line.replace(/ (\d+):(\d+)( |$)/, (_, l: string, c: string, after: string) => ` ${Number(l) + 1}:${c}${after}`)));
-    const text = `<?xml version="1.0"?>\n<!DOCTYPE urlset>\n${body.join('\n')}`;
+    const text = `<?xml version="1.0"?>\n<!DOCTYPE urlset []>\n${body.join('\n')}`;
     const bytes = new TextEncoder().encode(text);
     const whole = await read([bytes]);
     assert.deepEqual(excerptless(whole.filter((line) => !line.includes('DOCTYPE'))), expected);
@@ -533,7 +559,7 @@ describe('regressions', () => {
       const fast = await read(`<?xml version="1.0"?>${nl}${body(nl)}`);
       assert.equal(fast.length, 5 + 7, JSON.stringify(fast));
       const oneLineDown = fast.map((line) => line.replace(/ (\d+):(\d+)/, (_, l: string, c: string) => ` ${Number(l) + 1}:${c}`));
-      const text = `<?xml version="1.0"?>${nl}<!DOCTYPE urlset>${nl}${body(nl)}`;
+      const text = `<?xml version="1.0"?>${nl}<!DOCTYPE urlset []>${nl}${body(nl)}`;
       assert.deepEqual(await read(text), oneLineDown, JSON.stringify(nl));
       assert.deepEqual(await read(text, byteByByte), oneLineDown, `${JSON.stringify(nl)}, byte by byte`);
     }
@@ -552,7 +578,7 @@ describe('regressions', () => {
     const root = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">';
     const fast = await read([new TextEncoder().encode([`<?xml version="1.0"?>${padding}`, root, ...entries].join('\n'))]);
     assert.deepEqual(fast.slice(0, 3), ['https://a.example/?a=1&b=2 3:1', 'https://a.example/\uFDD0?a=1&b 4:1', 'https://a.example/3?c&d 5:1']);
-    const bytes = new TextEncoder().encode([`<?xml version="1.0"?>${padding}<!DOCTYPE urlset>`, root, ...entries].join('\n'));
+    const bytes = new TextEncoder().encode([`<?xml version="1.0"?>${padding}<!DOCTYPE urlset []>`, root, ...entries].join('\n'));
     const whole = await read([bytes]);
     assert.deepEqual(whole.filter((line) => !line.includes('DOCTYPE')), fast);
     await sameHoweverCut(bytes, read, whole, 1150);
