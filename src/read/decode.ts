@@ -82,16 +82,44 @@ function nonUtf8(label: string, what: string, report: (diagnostic: Diagnostic) =
 }
 
 /**
- * Counts U+FFFD that the decoder made up: replacement characters in the text beyond those the bytes
- * spelled out (EF BF BD). Checked only when one appears, so valid files pay one `indexOf` a chunk.
+ * Where in `text` the first U+FFFD is that the UTF-8 decoder made up (for bytes that are not UTF-8),
+ * or -1: replacement characters the bytes spell out (EF BF BD) are the document's own. `text` was
+ * decoded from `bytes`, after `before` (the previous chunk's last bytes, which may hold the start of
+ * a character it ends). Checked only when one appears, so valid files pay one `indexOf` a chunk.
  */
-export function inventedReplacements(bytes: Uint8Array, text: string): number {
-  if (text.indexOf('\uFFFD') === -1) return 0;
-  let inText = 0;
-  for (let i = text.indexOf('\uFFFD'); i !== -1; i = text.indexOf('\uFFFD', i + 1)) inText++;
-  let inBytes = 0;
-  for (let i = bytes.indexOf(0xef); i !== -1 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
-    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) inBytes++;
+export function firstInventedReplacement(before: Uint8Array, bytes: Uint8Array, text: string): number {
+  if (text.indexOf('\uFFFD') === -1) return -1;
+  // The decoder held back the bytes of a character the previous chunk began: the text starts with it.
+  const pending = unfinishedCharacter(before);
+  const byteAt = (i: number): number | undefined => (i < 0 ? before[before.length + i] : bytes[i]);
+  let counted = 0;
+  let offset = -pending;
+  for (let k = text.indexOf('\uFFFD'); k !== -1; k = text.indexOf('\uFFFD', k + 1)) {
+    offset += utf8Length(text, counted, k);
+    counted = k;
+    if (byteAt(offset) !== 0xef || byteAt(offset + 1) !== 0xbf || byteAt(offset + 2) !== 0xbd) return k;
   }
-  return Math.max(0, inText - inBytes);
+  return -1;
+}
+
+/** The UTF-8 length of `text` from `from` to `to` (whole characters: no lone surrogates come from a decoder). */
+function utf8Length(text: string, from: number, to: number): number {
+  let length = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate pair is 4 bytes: 2 for each half.
+    length += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 2 : 3;
+  }
+  return length;
+}
+
+/** How many bytes at the end of `bytes` begin a UTF-8 character they do not finish. */
+function unfinishedCharacter(bytes: Uint8Array): number {
+  for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+    const byte = bytes[bytes.length - back] as number;
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
 }

@@ -10,7 +10,7 @@ import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
-import { hasControlBytes, inventedReplacements, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { firstInventedReplacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { sitemapsInRobotsTxt } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -128,7 +128,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, rest] = await peek(bytes, SNIFF_BYTES);
     let text = '';
-    for await (const chunk of decodeChunks(prepend(head, rest), sniffEncoding(head, this.report).decoder, this.report)) text += chunk;
+    const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
+    for await (const chunk of decodeChunks(prepend(head, rest), sniffEncoding(head, this.report).decoder, onInvalid)) text += chunk;
     return text;
   }
 
@@ -144,16 +145,26 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     const { decoder } = sniffEncoding(head, this.report);
     const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
-    const text = decodeChunks(prepend(head, rest), decoder, this.report, controls);
+    // Where in the text the first bytes that are not UTF-8 are: the XML reader reports them there once it has got to them.
+    const invalid: InvalidUtf8 = { at: -1, reportNow: false };
+    const text = decodeChunks(prepend(head, rest), decoder, (offset) => {
+      invalid.at = offset;
+      if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
+    }, controls);
     const [first, textRest] = await peekText(text);
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
-    if (body.startsWith('<')) yield* this.#xml(prependText(first, textRest), controls);
-    else if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
+    if (body.startsWith('<')) {
+      yield* this.#xml(prependText(first, textRest), controls, invalid);
+      return;
+    }
+    invalid.reportNow = true;
+    if (invalid.at !== -1) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
+    if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
     else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });
   }
 
-  async *#xml(text: AsyncIterable<string>, controls: ControlCheck): AsyncGenerator<readonly ParsedEntry[]> {
+  async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidUtf8): AsyncGenerator<readonly ParsedEntry[]> {
     let queue: ParsedEntry[] = [];
     const position = (): XmlPosition => tokenizer.position();
     const assembler = new SitemapAssembler({
@@ -176,8 +187,18 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       queue = [];
       return batch;
     };
+    let written = 0;
     for await (const chunk of text) {
-      tokenizer.write(chunk, controls.checked);
+      const at = invalid.at - written;
+      if (at >= 0 && at < chunk.length) {
+        // Reported in its place among the findings, and only if reading gets there.
+        tokenizer.write(chunk.slice(0, at), controls.checked);
+        if (!assembler.stopped) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE, ...tokenizer.writtenTo() });
+        tokenizer.write(chunk.slice(at), controls.checked);
+      } else {
+        tokenizer.write(chunk, controls.checked);
+      }
+      written += chunk.length;
       if (queue.length > 0) yield flush();
       if (assembler.stopped) return;
     }
@@ -359,17 +380,33 @@ interface ControlCheck {
   checked: boolean;
 }
 
-async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, report: (d: Diagnostic) => void, controls?: ControlCheck): AsyncGenerator<string> {
+/** The text offset of the first bytes that are not UTF-8 (-1: none yet), and whether to report them as soon as found (no XML reader to place them). */
+interface InvalidUtf8 {
+  at: number;
+  reportNow: boolean;
+}
+
+const INVALID_UTF8_MESSAGE = 'bytes that are not valid UTF-8 (replaced with U+FFFD)';
+
+/**
+ * Decoded text; for UTF-8, the offset in it of the first character made up for bytes that are not
+ * UTF-8 goes to `onInvalid` before the chunk holding it is handed on.
+ */
+async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, onInvalid: (offset: number) => void, controls?: ControlCheck): AsyncGenerator<string> {
   let invalid = false;
-  // The last two bytes of the previous chunk: a literal U+FFFD (EF BF BD) may straddle the cut.
+  let decoded = 0;
+  // The last three bytes of the previous chunk: a character, a literal U+FFFD (EF BF BD) among them, may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
-    const suspect = !invalid && decoder.encoding === 'utf-8' && text.indexOf('\uFFFD') !== -1;
-    if (suspect && inventedReplacements(concat([carried, chunk], carried.length + chunk.length), text) > 0) {
-      invalid = true;
-      report({ rule: 'R1', level: 'error', message: 'bytes that are not valid UTF-8 (replaced with U+FFFD)' });
+    if (!invalid && decoder.encoding === 'utf-8' && text.indexOf('\uFFFD') !== -1) {
+      const at = firstInventedReplacement(carried, chunk, text);
+      if (at !== -1) {
+        invalid = true;
+        onInvalid(decoded + at);
+      }
     }
-    carried = chunk.length >= 2 ? chunk.subarray(chunk.length - 2) : concat([carried, chunk], carried.length + chunk.length).slice(-2);
+    decoded += text.length;
+    carried = chunk.length >= 3 ? chunk.subarray(chunk.length - 3) : concat([carried, chunk], carried.length + chunk.length).slice(-3);
   };
   for await (const chunk of bytes) {
     if (controls?.checked === true && hasControlBytes(chunk)) controls.checked = false;

@@ -528,6 +528,14 @@ export class XmlTokenizer {
     return this.#positionAt(this.#bufferOffset + this.#pos);
   }
 
+  /** Line and column (1-based) where the next character written will be. */
+  writtenTo(): XmlPosition {
+    if (this.#saxes === undefined) return this.#positionAhead();
+    const saxes = this.#saxes;
+    // saxes keeps a CR at a write's end until it sees what follows: here, a line end.
+    return this.#saxesCarriesReturn ? this.#saxesPositionAt(saxes.line + 1, 0) : this.#saxesPosition();
+  }
+
   /**
    * Line and column at the end of all that was written, counted without moving the line count on:
    * a token still open there may yet need positions before it. The count ahead goes on from where it
@@ -1438,7 +1446,6 @@ export class XmlTokenizer {
     // Forbidden characters first, so what saxes is given besides holds none but OWN_MARK_CHAR (all replacements keep the length).
     const clean = mayHoldDisallowedChar(text, false) ? text.replace(DISALLOWED_CHARS, '\uFFFD') : text;
     const marked = this.#marked(clean);
-    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     try {
       if (clean === text) {
         this.#toSaxes(marked);
@@ -1452,9 +1459,7 @@ export class XmlTokenizer {
         from = match.index;
         if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
           this.#disallowedReports++;
-          // saxes keeps a CR at a write's end until it sees what follows: here, a line end.
-          const position = this.#saxesCarriesReturn ? this.#saxesPositionAt(saxes.line + 1, 0) : this.#saxesPosition();
-          this.#events.malformed(disallowedCharMessage(text, match.index), position);
+          this.#events.malformed(disallowedCharMessage(text, match.index), this.writtenTo());
           if (this.#events.stopped) {
             this.#abandoned = true;
             return;

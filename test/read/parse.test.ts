@@ -167,6 +167,36 @@ describe('encodings', () => {
     assert.deepEqual(locs(result), ['https://www.example.com/caf\uFFFD']);
     assert.deepEqual(rules(result), ['R1']);
   });
+  it('R1 is placed at the first bytes that are not UTF-8, after a literal U+FFFD and an emoji, in order among the findings, at every cut', async () => {
+    const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+    const head = encode(`<?xml version="1.0"?><!--${'p'.repeat(1100)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/\uFFFD\u{1F600}?a&b</loc></url>\n<url><loc>https://a.example/`);
+    const tail = encode('x</loc></url>\n<url><loc>https://a.example/\uFFFD</loc></url>\n</urlset>\n');
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    // A lone continuation byte, a character cut short (E2 82 before ASCII), and an invalid lead byte: the first one is reported.
+    for (const bad of [[0x80], [0xe2, 0x82], [0xff, 0xfe]]) {
+      const bytes = new Uint8Array([...head, ...bad, ...tail]);
+      const whole = await read([bytes]);
+      assert.deepEqual(whole.slice(-2), [
+        'R2 3:11 not well-formed XML: "&" that starts no entity reference ("ps://a.example/\uFFFD\u{1F600}?a&b"); read literally, write &amp;',
+        'R1 4:29 bytes that are not valid UTF-8 (replaced with U+FFFD)',
+      ]);
+      await sameHoweverCut(bytes, read, whole, 1150);
+    }
+    // Cut short at the very end.
+    const truncated = new Uint8Array([...head, 0xf0, 0x9f]);
+    const cutShort = await read([truncated]);
+    assert.ok(cutShort.includes('R1 4:29 bytes that are not valid UTF-8 (replaced with U+FFFD)'), JSON.stringify(cutShort));
+    await sameHoweverCut(truncated, read, cutShort, 1150);
+  });
+  it('bytes that are not UTF-8 after reading stopped at the cap on findings are not reported, however the input was cut', async () => {
+    const head = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/&x</loc></url>\n'.repeat(120)}<url><loc>https://a.example/`);
+    const bytes = new Uint8Array([...head, 0xff, ...new TextEncoder().encode('</loc></url></urlset>')]);
+    const counts = async (chunks: Iterable<Uint8Array>): Promise<unknown> => (await validateSitemap(chunks)).counts;
+    const whole = await counts([bytes]);
+    assert.equal((whole as Record<string, number>)['R1:error'], undefined);
+    assert.deepEqual(await counts(byteByByte(bytes)), whole);
+    assert.deepEqual(await counts(randomSplits(bytes, 1)), whole);
+  });
 });
 
 describe('gzip is found by its magic bytes', () => {
