@@ -339,6 +339,8 @@ export class XmlTokenizer {
   #scope: Scope = ROOT_SCOPE;
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
+  /** The innermost open element has had no child element yet (a misspelt end tag there is most likely its own). */
+  #innermostHoldsOnlyText = false;
   #doctypeSeen = false;
   readonly #entryContent = new EntryContent();
   /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
@@ -721,6 +723,7 @@ export class XmlTokenizer {
       if (leafEnd !== -1) return leafEnd;
       events.open(known.ns, known.local, NO_ATTRIBUTES);
       this.#stack.push(known);
+      this.#innermostHoldsOnlyText = true;
       return end;
     }
     const slot = internSlot(buffer.charCodeAt(lt + 1), buffer.charCodeAt(lt + 2));
@@ -734,6 +737,7 @@ export class XmlTokenizer {
       if (element === undefined || this.#stack.length >= MAX_DEPTH) return FOREIGN;
       events.open(element.ns, element.local, NO_ATTRIBUTES);
       this.#stack.push(element);
+      this.#innermostHoldsOnlyText = true;
       return i + 1;
     }
     let attributes: { qname: string; value: string }[] | undefined;
@@ -827,10 +831,12 @@ export class XmlTokenizer {
     events.open(element.ns, element.local, resolved);
     if (selfClosing) {
       events.close();
+      this.#innermostHoldsOnlyText = false;
       if (this.#stack.length === 0) this.#rootClosed = true;
     } else {
       this.#stack.push({ qname, raw: buffer.slice(lt, i), scope, ns: element.ns, local: element.local });
       this.#scope = scope;
+      this.#innermostHoldsOnlyText = true;
     }
     return i;
   }
@@ -857,7 +863,9 @@ export class XmlTokenizer {
     if (lt === -1) return -1;
     const text = this.#leafText(element, start, lt);
     if (text === undefined) return -1;
-    return events.leaf(element.ns, element.local, text) ? lt + 3 + element.qname.length : -1;
+    if (!events.leaf(element.ns, element.local, text)) return -1;
+    this.#innermostHoldsOnlyText = false;
+    return lt + 3 + element.qname.length;
   }
 
   /** The decoded text from `start` to `lt` if `lt` starts the end tag of `element` and the text is well-formed on sight. */
@@ -1213,6 +1221,7 @@ export class XmlTokenizer {
 
   #closeElement(): void {
     this.#stack.pop();
+    this.#innermostHoldsOnlyText = false;
     this.#scope = this.#stack[this.#stack.length - 1]?.scope ?? ROOT_SCOPE;
     this.#events.close();
     if (this.#stack.length === 0) this.#rootClosed = true;
@@ -1237,6 +1246,12 @@ export class XmlTokenizer {
     const open = (stack[stack.length - 1] as OpenElement).qname;
     let depth = stack.length - 1;
     while (depth >= 0 && (stack[depth] as OpenElement).qname !== qname) depth--;
+    if (depth === -1 && this.#innermostHoldsOnlyText && stack.length > 1) {
+      // `<video:title>T</video:description>`: the end of the element that holds only text, misspelt; ignored, the next field would run into it.
+      this.#events.malformed(`</${qname}> ends no open element; read as the end of <${open}>, which holds only text`, this.position());
+      this.#closeElement();
+      return i + 1;
+    }
     if (depth === -1) {
       this.#events.malformed(`</${qname}> ends no open element (<${open}> is open); ignored`, this.position());
       return i + 1;

@@ -669,13 +669,14 @@ describe('regressions', () => {
       assert.deepEqual(await read(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size))), whole, `chunks of ${size}`);
     }
   });
-  it('end tags that do not match: a stray or misspelt one is ignored, one naming an element further out closes those inside it', async () => {
+  it('end tags that do not match: a misspelt one ends the element holding only text, a stray one is ignored, one naming an element further out closes those inside it', async () => {
     const text = [
-      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">',
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" data-note="a&b">',
       '<url><loc>https://a.example/1</lo></url>',
       '<url><loc>https://a.example/2</url>',
       '<url><loc>https://a.example/3</loc></foo><lastmod>2026-11-01</lastmod></url>',
       '<url><loc>https://a.example/4</loc></url>',
+      '<url><loc>https://a.example/5</loc><video:video><video:thumbnail_loc>https://a.example/t.png</video:thumbnail_loc><video:title>T</video:description><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc></video:video></url>',
       '</urlset>',
       '',
     ].join('\n');
@@ -687,11 +688,13 @@ describe('regressions', () => {
       '{"loc":"https://a.example/2"} 3:1',
       '{"loc":"https://a.example/3","lastmod":"2026-11-01"} 4:1',
       '{"loc":"https://a.example/4"} 5:1',
+      // Before, the title ran on into the description and the content location: "TDhttps://a.example/v.mp4".
+      '{"loc":"https://a.example/5","videos":[{"thumbnail_loc":"https://a.example/t.png","title":"T","description":"D","content_loc":"https://a.example/v.mp4"}]} 6:1',
       'R2 1:1 not well-formed XML: "&" that starts no entity reference in an attribute ("a&b"); read literally, write &amp;',
-      'R2 2:30 not well-formed XML: </lo> ends no open element (<loc> is open); ignored',
-      'R2 2:35 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
+      'R2 2:30 not well-formed XML: </lo> ends no open element; read as the end of <loc>, which holds only text',
       'R2 3:30 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
       'R2 4:36 not well-formed XML: </foo> ends no open element (<url> is open); ignored',
+      'R2 6:129 not well-formed XML: </video:description> ends no open element; read as the end of <video:title>, which holds only text',
     ]);
     await sameHoweverCut(bytes, read, whole);
   });
