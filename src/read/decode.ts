@@ -102,6 +102,21 @@ export function firstInventedReplacement(before: Uint8Array, bytes: Uint8Array, 
   return -1;
 }
 
+/**
+ * Where in `text` the first U+FFFD is that a UTF-16 decoder made up (for an unpaired surrogate), or
+ * -1. Every character before it took two bytes per unit, so the one at `k` starts at byte
+ * `start + 2k`, where `start` is the byte that the text's first unit came from; `bytes` begins at
+ * byte `bytesStart`, and `before` holds the bytes just before it.
+ */
+export function firstInventedUtf16Replacement(before: Uint8Array, bytes: Uint8Array, bytesStart: number, text: string, start: number, littleEndian: boolean): number {
+  const byteAt = (i: number): number | undefined => (i < bytesStart ? before[before.length - (bytesStart - i)] : bytes[i - bytesStart]);
+  const [first, second] = littleEndian ? [0xfd, 0xff] : [0xff, 0xfd];
+  for (let k = text.indexOf('\uFFFD'); k !== -1; k = text.indexOf('\uFFFD', k + 1)) {
+    if (byteAt(start + 2 * k) !== first || byteAt(start + 2 * k + 1) !== second) return k;
+  }
+  return -1;
+}
+
 /** The UTF-8 length of `text` from `from` to `to` (whole characters: no lone surrogates come from a decoder). */
 function utf8Length(text: string, from: number, to: number): number {
   let length = 0;

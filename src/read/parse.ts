@@ -10,7 +10,7 @@ import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
-import { firstInventedReplacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { sitemapsInRobotsTxt } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -128,8 +128,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, rest] = await peek(bytes, SNIFF_BYTES);
     let text = '';
-    const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
-    for await (const chunk of decodeChunks(prepend(head, rest), sniffEncoding(head, this.report).decoder, onInvalid)) text += chunk;
+    const { decoder } = sniffEncoding(head, this.report);
+    const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
+    for await (const chunk of decodeChunks(prepend(head, rest), decoder, onInvalid)) text += chunk;
     return text;
   }
 
@@ -145,26 +146,26 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     const { decoder } = sniffEncoding(head, this.report);
     const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
-    // Where in the text the first bytes that are not UTF-8 are: the XML reader reports them there once it has got to them.
-    const invalid: InvalidUtf8 = { at: -1, reportNow: false };
+    // Where in the text the first bytes the encoding does not allow are: the XML reader reports them there once it has got to them.
+    const invalid: InvalidBytes = { at: -1, reportNow: false };
     const text = decodeChunks(prepend(head, rest), decoder, (offset) => {
       invalid.at = offset;
-      if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
+      if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     }, controls);
     const [first, textRest] = await peekText(text);
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
     if (body.startsWith('<')) {
-      yield* this.#xml(prependText(first, textRest), controls, invalid);
+      yield* this.#xml(prependText(first, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }
     invalid.reportNow = true;
-    if (invalid.at !== -1) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE });
+    if (invalid.at !== -1) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
     else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });
   }
 
-  async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidUtf8): AsyncGenerator<readonly ParsedEntry[]> {
+  async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidBytes, invalidMessage: string): AsyncGenerator<readonly ParsedEntry[]> {
     let queue: ParsedEntry[] = [];
     const position = (): XmlPosition => tokenizer.position();
     const assembler = new SitemapAssembler({
@@ -193,7 +194,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       if (at >= 0 && at < chunk.length) {
         // Reported in its place among the findings, and only if reading gets there.
         tokenizer.write(chunk.slice(0, at), controls.checked);
-        if (!assembler.stopped) this.report({ rule: 'R1', level: 'error', message: INVALID_UTF8_MESSAGE, ...tokenizer.writtenTo() });
+        if (!assembler.stopped) this.report({ rule: 'R1', level: 'error', message: invalidMessage, ...tokenizer.writtenTo() });
         tokenizer.write(chunk.slice(at), controls.checked);
       } else {
         tokenizer.write(chunk, controls.checked);
@@ -380,32 +381,39 @@ interface ControlCheck {
   checked: boolean;
 }
 
-/** The text offset of the first bytes that are not UTF-8 (-1: none yet), and whether to report them as soon as found (no XML reader to place them). */
-interface InvalidUtf8 {
+/** The text offset of the first bytes the encoding does not allow (-1: none yet), and whether to report them as soon as found (no XML reader to place them). */
+interface InvalidBytes {
   at: number;
   reportNow: boolean;
 }
 
-const INVALID_UTF8_MESSAGE = 'bytes that are not valid UTF-8 (replaced with U+FFFD)';
+const invalidBytesMessage = (encoding: string): string =>
+  encoding === 'utf-8' ? 'bytes that are not valid UTF-8 (replaced with U+FFFD)' : 'an unpaired surrogate, which is not valid UTF-16 (replaced with U+FFFD)';
 
 /**
- * Decoded text; for UTF-8, the offset in it of the first character made up for bytes that are not
- * UTF-8 goes to `onInvalid` before the chunk holding it is handed on.
+ * Decoded text; for UTF-8 and UTF-16, the offset in it of the first character made up for bytes
+ * the encoding does not allow goes to `onInvalid` before the chunk holding it is handed on.
  */
 async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, onInvalid: (offset: number) => void, controls?: ControlCheck): AsyncGenerator<string> {
-  let invalid = false;
+  const utf16 = decoder.encoding === 'utf-16le' || decoder.encoding === 'utf-16be';
+  let invalid = decoder.encoding !== 'utf-8' && !utf16;
   let decoded = 0;
-  // The last three bytes of the previous chunk: a character, a literal U+FFFD (EF BF BD) among them, may straddle the cut.
+  let bytesRead = 0;
+  // The last three bytes of the previous chunk: a character, a literal U+FFFD among them, may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
-    if (!invalid && decoder.encoding === 'utf-8' && text.indexOf('\uFFFD') !== -1) {
-      const at = firstInventedReplacement(carried, chunk, text);
+    if (!invalid && text.indexOf('\uFFFD') !== -1) {
+      // A UTF-16 file starts with its byte-order mark (how it was recognised), which the decoder drops.
+      const at = utf16
+        ? firstInventedUtf16Replacement(carried, chunk, bytesRead, text, 2 + 2 * decoded, decoder.encoding === 'utf-16le')
+        : firstInventedReplacement(carried, chunk, text);
       if (at !== -1) {
         invalid = true;
         onInvalid(decoded + at);
       }
     }
     decoded += text.length;
+    bytesRead += chunk.length;
     carried = chunk.length >= 3 ? chunk.subarray(chunk.length - 3) : concat([carried, chunk], carried.length + chunk.length).slice(-3);
   };
   for await (const chunk of bytes) {

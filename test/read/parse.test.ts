@@ -188,6 +188,21 @@ describe('encodings', () => {
     assert.ok(cutShort.includes('R1 4:29 bytes that are not valid UTF-8 (replaced with U+FFFD)'), JSON.stringify(cutShort));
     await sameHoweverCut(truncated, read, cutShort, 1150);
   });
+  it('an unpaired surrogate in UTF-16 is R1 at its place, after a literal U+FFFD and an emoji, however the bytes were cut', async () => {
+    const text = `<?xml version="1.0" encoding="UTF-16"?><!--${'p'.repeat(600)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/\uFFFD\u{1F600}</loc></url>\n<url><loc>https://a.example/\uD800A</loc></url>\n</urlset>\n`;
+    for (const littleEndian of [true, false]) {
+      const bytes = new Uint8Array(2 + 2 * text.length);
+      const view = new DataView(bytes.buffer);
+      view.setUint16(0, 0xfeff, littleEndian);
+      for (let i = 0; i < text.length; i++) view.setUint16(2 + 2 * i, text.charCodeAt(i), littleEndian);
+      const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+      const whole = await read([bytes]);
+      assert.deepEqual(whole.slice(0, 2), ['https://a.example/\uFFFD\u{1F600} 3:1', 'https://a.example/\uFFFDA 4:1']);
+      assert.deepEqual(whole.filter((line) => line.startsWith('R1')).map((line) => line.split(' ').slice(0, 2).join(' ')), ['R1 1:1', 'R1 4:29']);
+      assert.deepEqual(await read(byteByByte(bytes)), whole, 'byte by byte');
+      assert.deepEqual(await read(randomSplits(bytes, 3)), whole, 'random splits');
+    }
+  });
   it('bytes that are not UTF-8 after reading stopped at the cap on findings are not reported, however the input was cut', async () => {
     const head = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/&x</loc></url>\n'.repeat(120)}<url><loc>https://a.example/`);
     const bytes = new Uint8Array([...head, 0xff, ...new TextEncoder().encode('</loc></url></urlset>')]);
