@@ -162,7 +162,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     invalid.reportNow = true;
     if (invalid.at !== -1) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
-    else this.report({ rule: 'R5', level: 'error', message: 'the file holds only whitespace' });
+    else this.report({ rule: 'R5', level: 'error', message: first.trim() === '' ? 'the file holds only whitespace' : 'the file holds only whitespace and control characters' });
   }
 
   async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidBytes, invalidMessage: string): AsyncGenerator<readonly ParsedEntry[]> {
@@ -359,7 +359,8 @@ async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): Asyn
 async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIterator<string>]> {
   const iterator = text[Symbol.asyncIterator]();
   let first = '';
-  while (first.trim() === '') {
+  // As the choice between XML and lines makes it: control characters do not count.
+  while (first.replace(LEADING_SPACE_OR_CONTROLS, '') === '') {
     const next = await iterator.next();
     if (next.done === true) break;
     first += next.value;

@@ -393,7 +393,6 @@ export class XmlTokenizer {
   #saxesTextTail = -1;
   /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #saxesHeld: string[] = [];
-  #saxesHeldLength = 0;
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
   #saxesWritten = 0;
   /** saxes reads by XML 1.1's rules (the document declares a version other than 1.0). */
@@ -402,6 +401,8 @@ export class XmlTokenizer {
   #saxesCarriesReturn = false;
   readonly #ownMarks: number[] = [];
   #ownMarksPassed = 0;
+  /** An OWN_MARK_CHAR may be in what saxes hands on (the document's U+FDD0, or a reference to it). */
+  #ownMarksUsed = false;
   #saxesDepth = 0;
   #tooDeep = false;
   #abandoned = false;
@@ -448,6 +449,7 @@ export class XmlTokenizer {
     for (let match = DISALLOWED_CHARS.exec(chunk); match !== null && this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS; match = DISALLOWED_CHARS.exec(chunk)) {
       if (match.index > from) this.#write(clean.slice(from, match.index));
       from = match.index;
+      this.#readKept();
       if (this.#abandoned) return;
       if (this.#saxes !== undefined) break;
       this.#disallowedReports++;
@@ -461,6 +463,18 @@ export class XmlTokenizer {
   #write(chunk: string): void {
     this.#written += chunk.length;
     if ((this.#entryAwaitedAt !== -1 || this.#tokenAwaited) && this.#keepsForAwaited(chunk)) return;
+    this.#read(chunk);
+  }
+
+  /**
+   * Reads what is kept aside for an awaited token before a finding is placed after it: read whole,
+   * the token could have been judged (handed to saxes, say) before that finding.
+   */
+  #readKept(): void {
+    if (this.#tokenAwaited && this.#saxes === undefined) this.#read('');
+  }
+
+  #read(chunk: string): void {
     this.#tokenAwaited = false;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
@@ -532,6 +546,7 @@ export class XmlTokenizer {
 
   /** Line and column (1-based) where the next character written will be. */
   writtenTo(): XmlPosition {
+    this.#readKept();
     if (this.#saxes === undefined) return this.#positionAhead();
     const saxes = this.#saxes;
     // saxes keeps a CR at a write's end until it sees what follows: here, a line end.
@@ -741,6 +756,7 @@ export class XmlTokenizer {
       return i + 1;
     }
     let attributes: { qname: string; value: string }[] | undefined;
+    let qnames: Set<string> | undefined;
     let bareAmpersands: string[] | undefined;
     let selfClosing = false;
     for (;;) {
@@ -788,8 +804,10 @@ export class XmlTokenizer {
         }
       }
       attributes ??= [];
-      for (const attribute of attributes) if (attribute.qname === name) return FOREIGN;
+      // A tag may hold thousands: past a few, a set keeps the check for duplicates linear.
+      if (attributes.length < FEW_ATTRIBUTES ? attributes.some((attribute) => attribute.qname === name) : (qnames ??= new Set(attributes.map((attribute) => attribute.qname))).has(name)) return FOREIGN;
       attributes.push({ qname: name, value });
+      qnames?.add(name);
       i = close + 1;
     }
     if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
@@ -818,11 +836,19 @@ export class XmlTokenizer {
     if (attributes !== undefined) {
       const list: XmlAttribute[] = [];
       resolved = list;
+      let expanded: Set<string> | undefined;
       for (const { qname: name, value } of attributes) {
         if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
         const attribute = resolveName(name, scope, false);
         if (attribute === undefined) return FOREIGN;
-        for (const other of resolved) if (other.ns === attribute.ns && other.local === attribute.local) return FOREIGN;
+        if (list.length < FEW_ATTRIBUTES) {
+          if (list.some((other) => other.ns === attribute.ns && other.local === attribute.local)) return FOREIGN;
+        } else {
+          expanded ??= new Set(list.map((other) => `${other.ns} ${other.local}`));
+          const key = `${attribute.ns} ${attribute.local}`;
+          if (expanded.has(key)) return FOREIGN;
+          expanded.add(key);
+        }
         list.push({ ns: attribute.ns, local: attribute.local, value });
       }
     }
@@ -1444,17 +1470,14 @@ export class XmlTokenizer {
     const held = this.#saxesHeld;
     if (held.length > 0 && !this.#ending && this.#continuesReference(chunk)) {
       held.push(chunk);
-      this.#saxesHeldLength += chunk.length;
       return;
     }
     let text = held.length === 0 ? chunk : held.join('') + chunk;
     held.length = 0;
-    this.#saxesHeldLength = 0;
     if (!this.#ending && text.indexOf('&') !== -1) {
       const undecided = UNDECIDED_AMPERSAND.exec(text);
       if (undecided !== null) {
         held.push(undecided[0]);
-        this.#saxesHeldLength = undecided[0].length;
         text = text.slice(0, undecided.index);
       }
     }
@@ -1496,19 +1519,47 @@ export class XmlTokenizer {
     let marked = text;
     if (marked.indexOf(BARE_AMPERSAND_MARK) !== -1) {
       for (let i = marked.indexOf(BARE_AMPERSAND_MARK); i !== -1; i = marked.indexOf(BARE_AMPERSAND_MARK, i + 1)) this.#ownMarks.push(this.#saxesWritten + i);
+      this.#ownMarksUsed = true;
       marked = marked.replaceAll(BARE_AMPERSAND_MARK, OWN_MARK_CHAR);
     }
     if (marked.indexOf('&') === -1) return marked;
-    return marked.replace(AMPERSAND, this.#xml11 ? markBareAmpersand11 : markBareAmpersand10);
+    return marked.replace(AMPERSAND, this.#markAmpersand);
   }
+
+  /**
+   * An `&` is bare when it starts no reference, or one to a character the version forbids (`&#0;`;
+   * XML 1.1 allows references to the other control characters): the fast path reads both literally.
+   * A reference to U+FDD0 (the mark itself) becomes one to an entity of the same length that saxes is
+   * told stands for OWN_MARK_CHAR; no name of the document's reaches saxes unmarked but the five predefined.
+   */
+  readonly #markAmpersand = (match: string, decimal: string | undefined, hex: string | undefined): string => {
+    if (match.length === 1) return BARE_AMPERSAND_MARK;
+    if (decimal === undefined && hex === undefined) return match;
+    const code = decimal === undefined ? Number.parseInt(hex as string, 16) : Number.parseInt(decimal, 10);
+    if (code === 0xfdd0) {
+      const name = 'z'.repeat(match.length - 2);
+      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).ENTITIES[name] = OWN_MARK_CHAR;
+      this.#ownMarksUsed = true;
+      return `&${name};`;
+    }
+    const allowed = this.#xml11 ? code >= 1 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff : referencedChar(code) !== undefined;
+    return allowed ? match : BARE_AMPERSAND_MARK + match.slice(1);
+  };
 
   #toSaxes(text: string): void {
     if (text === '') return;
     const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
     this.#saxesWritten += text.length;
-    saxes.write(text);
-    // Once a write returns, saxes' `position` counts the chunk twice until the next one starts.
-    saxes.write('');
+    // saxes makes an Error, stack and all, for each complaint (one per OWN_MARK_CHAR too); no stack is ever read.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      saxes.write(text);
+      // Once a write returns, saxes' `position` counts the chunk twice until the next one starts.
+      saxes.write('');
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.#saxesCarriesReturn = text.charCodeAt(text.length - 1) === Char.Return;
   }
 
@@ -1519,15 +1570,19 @@ export class XmlTokenizer {
     // saxes has read the character when it fails on it.
     const at = (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).position - 1;
     while (this.#ownMarksPassed < marks.length && (marks[this.#ownMarksPassed] as number) < at) this.#ownMarksPassed++;
-    if (marks[this.#ownMarksPassed] !== at) return false;
-    this.#ownMarksPassed++;
-    return true;
+    // Not passed yet when it matches: saxes may read the character again (after an `unget`).
+    if (this.#ownMarksPassed > 4096) {
+      marks.splice(0, this.#ownMarksPassed);
+      this.#ownMarksPassed = 0;
+    }
+    return marks[this.#ownMarksPassed] === at;
   }
 
   /** Whether `chunk` is all digits of the character reference held back, which may be of any length. */
   #continuesReference(chunk: string): boolean {
     const start = this.#saxesHeld[0] as string;
-    if (chunk === '' || this.#saxesHeldLength + chunk.length > MAX_TOKEN_CHARS || start[1] !== '#') return false;
+    // No limit on its length: the pieces are kept as they came, and joined once.
+    if (chunk === '' || start[1] !== '#') return false;
     return (start[2] === 'x' ? HEX_DIGITS : DECIMAL_DIGITS).test(chunk);
   }
 
@@ -1556,7 +1611,7 @@ export class XmlTokenizer {
   /** What saxes read, with each mark (see #marked) back to what it stood for. */
   #unmarked(text: string): string {
     const unmarked = text.indexOf(BARE_AMPERSAND_MARK) === -1 ? text : text.replaceAll(BARE_AMPERSAND_MARK, '&');
-    return this.#ownMarks.length === 0 || unmarked.indexOf(OWN_MARK_CHAR) === -1 ? unmarked : unmarked.replaceAll(OWN_MARK_CHAR, BARE_AMPERSAND_MARK);
+    return !this.#ownMarksUsed || unmarked.indexOf(OWN_MARK_CHAR) === -1 ? unmarked : unmarked.replaceAll(OWN_MARK_CHAR, BARE_AMPERSAND_MARK);
   }
 
   #markupEnded(): void {
@@ -1581,19 +1636,6 @@ const BARE_AMPERSAND_MARK = '\uFDD0';
 const OWN_MARK_CHAR = '\uFFFF';
 /** An `&` that starts no reference the fast path would decode (see resolveReference). */
 const AMPERSAND = /&(?:amp|lt|gt|quot|apos|#([0-9]+)|#x([0-9A-Fa-f]+));|&/g;
-/**
- * An `&` is bare when it starts no reference, or one to a character the version forbids (`&#0;`;
- * XML 1.1 allows references to the other control characters): the fast path reads both literally.
- */
-function markBareAmpersand(match: string, decimal: string | undefined, hex: string | undefined, xml11: boolean): string {
-  if (match.length === 1) return BARE_AMPERSAND_MARK;
-  if (decimal === undefined && hex === undefined) return match;
-  const code = decimal === undefined ? Number.parseInt(hex as string, 16) : Number.parseInt(decimal, 10);
-  const allowed = xml11 ? code >= 1 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff : referencedChar(code) !== undefined;
-  return allowed ? match : BARE_AMPERSAND_MARK + match.slice(1);
-}
-const markBareAmpersand10 = (match: string, decimal: string | undefined, hex: string | undefined): string => markBareAmpersand(match, decimal, hex, false);
-const markBareAmpersand11 = (match: string, decimal: string | undefined, hex: string | undefined): string => markBareAmpersand(match, decimal, hex, true);
 /** A declaration of a version other than 1.0: saxes reads the document by XML 1.1's rules. */
 const XML_1_1_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.(?!0\1)[0-9]+\1/;
 /**
@@ -1611,6 +1653,7 @@ const INCOMPLETE = -1;
 const FOREIGN = -2;
 /** A child of the root not taken whole: it goes tag by tag. */
 const NOT_WHOLE = -3;
+const FEW_ATTRIBUTES = 8;
 const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];
 
 function resolveName(qname: string, scope: Scope, isElement: boolean): { ns: string; local: string } | undefined {

@@ -502,6 +502,13 @@ describe('regressions', () => {
       assert.deepEqual(locs(parsed), ['https://a.example/']);
       assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && d.line === 1 && d.column === 1 && d.message.includes('is not allowed in XML')), JSON.stringify(parsed.diagnostics));
     }
+    // Followed by more whitespace than the first look takes in, in small pieces: still XML.
+    const spaced = new TextEncoder().encode(`\u0001${' '.repeat(3000)}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`);
+    const inPieces = await parseChunks(Array.from({ length: Math.ceil(spaced.length / 16) }, (_, i) => spaced.subarray(i * 16, (i + 1) * 16)));
+    assert.equal(inPieces.kind, 'urlset');
+    assert.deepEqual(inPieces, await parseChunks([spaced]));
+    const onlyControls = await parseChunks([new TextEncoder().encode('\u0001 \u001F\n')]);
+    assert.deepEqual(onlyControls.diagnostics.map((d) => `${d.rule} ${d.message}`), ['R5 the file holds only whitespace and control characters']);
   });
   it('text outside the root is placed at the text\'s start, after a comment too, whichever path reads it and however it was cut', async () => {
     const padding = `<!--${'p'.repeat(1100)}-->`;
@@ -635,6 +642,14 @@ describe('regressions', () => {
     const replayedWhole = await read([replayed]);
     assert.deepEqual(replayedWhole.slice(0, 3), ['https://a.example/?a=1&b=2 4:1', 'https://a.example/\uFDD0?a=1&b 5:1', 'https://a.example/3?c&d 6:1']);
     await sameHoweverCut(replayed, read, replayedWhole, 1150);
+
+    // A reference to U+FDD0 is the character, not a mark; one that saxes reads twice (an unquoted value) is not an error of its own.
+    const references = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/?x=&#xFDD0;&#64976;</loc></url><url a="&#xFDD0;"><loc>https://a.example/2</loc></url></urlset>';
+    const viaSaxes = await parseChunks([new TextEncoder().encode(`<!DOCTYPE urlset []>${references}`)]);
+    assert.deepEqual(locs(viaSaxes), ['https://a.example/?x=\uFDD0\uFDD0', 'https://a.example/2']);
+    assert.deepEqual(rules(viaSaxes, 'error'), []);
+    const unquoted = await parseChunks([new TextEncoder().encode(`<!DOCTYPE urlset []>${root}<url a=\uFDD0x><loc>https://a.example/</loc></url></urlset>`)]);
+    assert.deepEqual(unquoted.diagnostics.filter((d) => d.level === 'error').map((d) => d.message), ['not well-formed XML: unquoted attribute value.']);
   });
   it('long tokens (comment, CDATA, PI, tag with a long value) over small chunks read as whole, their ends cut anywhere', async () => {
     // Past 64 KiB, a token still open waits for what can end it.
@@ -663,6 +678,25 @@ describe('regressions', () => {
       const once = await parseChunks([cutOff]);
       assert.ok(once.diagnostics.some((d) => d.rule === 'R2'), `cut off at ${end}`);
       assert.deepEqual(await parseChunks(Array.from({ length: Math.ceil(cutOff.length / 64) }, (_, i) => cutOff.subarray(i * 64, (i + 1) * 64))), once, `cut off at ${end}, chunks of 64`);
+    }
+  });
+  it('a long tag that goes bad while it waits (a stray quote) gives its findings in the same order as read whole', async () => {
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/1</loc></url>\n<url${' '.repeat(5000)}"\u0001"><loc>https://a.example/2</loc></url>\n</urlset>\n`;
+    const bytes = new TextEncoder().encode(text);
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    const whole = await read([bytes]);
+    assert.ok(whole.some((line) => line.includes('U+0001')), JSON.stringify(whole));
+    assert.deepEqual(await read(Array.from({ length: Math.ceil(bytes.length / 16) }, (_, i) => bytes.subarray(i * 16, (i + 1) * 16))), whole, 'pieces of 16');
+    const quote = text.indexOf('"\u0001');
+    for (let cut = quote - 2; cut <= quote + 3; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+  });
+  it('a tag with many attributes: a duplicate among them is found, distinct ones are all kept', async () => {
+    const attributes = Array.from({ length: 20 }, (_, n) => `data-a${n}="${n}"`);
+    const tag = (extra: string): string => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc><x:y xmlns:x="urn:x" ${attributes.join(' ')}${extra}/></url></urlset>`;
+    assert.deepEqual(rules(await parseChunks([new TextEncoder().encode(tag(''))]), 'error'), []);
+    for (const duplicate of [' data-a15="again"', ' xmlns:p="urn:p" xmlns:q="urn:p" p:b="1" q:b="2"']) {
+      const parsed = await parseChunks([new TextEncoder().encode(tag(duplicate))]);
+      assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && d.level === 'error' && /duplicate attribute/.test(d.message)), JSON.stringify(parsed.diagnostics));
     }
   });
   it('a long tag waits for a > outside its quotes: values holding > and the other quote, cut anywhere', async () => {
