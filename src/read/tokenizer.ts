@@ -336,7 +336,9 @@ export class XmlTokenizer {
   /** Offset of `#buffer` in the whole document, for positions. */
   #bufferOffset = 0;
   #stack: OpenElement[] = [];
-  #scope: Scope = ROOT_SCOPE;
+  /** The document's outermost scope: besides `xml`, the prefixes it uses without declaring them (#assumePrefix). */
+  readonly #rootScope: Scope = { prefixes: new Map(ROOT_SCOPE.prefixes), parent: undefined };
+  #scope: Scope = this.#rootScope;
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
   /** The innermost open element has had no child element yet (a misspelt end tag there is most likely its own). */
@@ -830,7 +832,7 @@ export class XmlTokenizer {
       }
       if (declared !== undefined) scope = { prefixes: declared, parent: scope };
     }
-    const element = resolveName(qname, scope, true);
+    const element = this.#resolve(qname, scope, true);
     if (element === undefined) return FOREIGN;
     let resolved: readonly XmlAttribute[] = NO_ATTRIBUTES;
     if (attributes !== undefined) {
@@ -839,7 +841,7 @@ export class XmlTokenizer {
       let expanded: Set<string> | undefined;
       for (const { qname: name, value } of attributes) {
         if (name === 'xmlns' || name.startsWith('xmlns:')) continue;
-        const attribute = resolveName(name, scope, false);
+        const attribute = this.#resolve(name, scope, false);
         if (attribute === undefined) return FOREIGN;
         if (list.length < FEW_ATTRIBUTES) {
           if (list.some((other) => other.ns === attribute.ns && other.local === attribute.local)) return FOREIGN;
@@ -1220,7 +1222,7 @@ export class XmlTokenizer {
 
   /** An attribute-less element, resolved in the current scope and remembered for the fast path. */
   #intern(slot: number, qname: string): OpenElement | undefined {
-    const name = resolveName(qname, this.#scope, true);
+    const name = this.#resolve(qname, this.#scope, true);
     if (name === undefined) return undefined;
     const element: OpenElement = { qname, raw: `<${qname}>`, scope: this.#scope, ns: name.ns, local: name.local };
     const seen = (this.#internedNames[slot] ??= []);
@@ -1228,6 +1230,31 @@ export class XmlTokenizer {
     if (seen.length >= INTERNED_PER_SLOT) seen.shift();
     seen.push(element);
     return element;
+  }
+
+  /** A name resolved in `scope`; a prefix never declared is taken as meant (#assumePrefix). */
+  #resolve(qname: string, scope: Scope, isElement: boolean): XmlName | undefined {
+    const name = resolveName(qname, scope, isElement);
+    if (name !== undefined) return name;
+    const colon = qname.indexOf(':');
+    if (colon <= 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) !== -1) return undefined;
+    const prefix = qname.slice(0, colon);
+    if (prefix === 'xmlns' || lookup(scope, prefix) !== undefined) return undefined;
+    this.#assumePrefix(prefix);
+    return resolveName(qname, scope, isElement);
+  }
+
+  /**
+   * A prefix used without being declared (`<image:image>` with no `xmlns:image`, common by hand):
+   * one R2, then read as the namespace it stands for in sitemaps, or (as saxes does) as a namespace
+   * named by the prefix, which no extension has. saxes would report every such element and reach
+   * the cap on findings after a few dozen entries.
+   */
+  #assumePrefix(prefix: string): void {
+    const known = Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : undefined;
+    this.#rootScope.prefixes.set(prefix, known ?? prefix);
+    const meant = known === undefined ? 'read as in an unknown namespace' : `read as ${known}, its namespace in sitemaps`;
+    this.#events.malformed(`unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${meant}`, this.position());
   }
 
   #closeTag(lt: number): number {
@@ -1248,7 +1275,7 @@ export class XmlTokenizer {
   #closeElement(): void {
     this.#stack.pop();
     this.#innermostHoldsOnlyText = false;
-    this.#scope = this.#stack[this.#stack.length - 1]?.scope ?? ROOT_SCOPE;
+    this.#scope = this.#stack[this.#stack.length - 1]?.scope ?? this.#rootScope;
     this.#events.close();
     if (this.#stack.length === 0) this.#rootClosed = true;
   }
@@ -1442,7 +1469,7 @@ export class XmlTokenizer {
     const priming = this.#rootClosed
       ? '<r/>'
       : this.#stack.length > 0
-        ? this.#stack.map((element) => element.raw.replace(/[\t\n\r]/g, ' ')).join('')
+        ? this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth)).join('')
         : this.#atDocumentStart
           ? ''
           : this.#doctypeSeen
@@ -1464,6 +1491,14 @@ export class XmlTokenizer {
     this.#pos = 0;
     this.#stack = [];
     this.#writeSaxes(rest);
+  }
+
+  /** The root's start tag replayed to saxes with the prefixes taken as meant declared, as the fast path read what it holds. */
+  #declaringAssumed(raw: string, depth: number): string {
+    if (depth > 0 || this.#rootScope.prefixes.size === ROOT_SCOPE.prefixes.size) return raw;
+    let declarations = '';
+    for (const [prefix, ns] of this.#rootScope.prefixes) if (!ROOT_SCOPE.prefixes.has(prefix)) declarations += ` xmlns:${prefix}="${ns}"`;
+    return raw.replace(/^<[^\s/>]+/, (name) => name + declarations);
   }
 
   #writeSaxes(chunk: string): void {

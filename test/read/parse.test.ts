@@ -637,7 +637,7 @@ describe('regressions', () => {
 
     // The root's start tag, replayed to saxes when a later construct hands over, holds both.
     const replayed = new TextEncoder().encode(
-      [`<?xml version="1.0"?>${padding}`, '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-a="\uFDD0" data-note="a&b">', '<x:y/>', ...entries].join('\n'),
+      [`<?xml version="1.0"?>${padding}`, '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-a="\uFDD0" data-note="a&b">', '<x:y xmlns:x=""/>', ...entries].join('\n'),
     );
     const replayedWhole = await read([replayed]);
     assert.deepEqual(replayedWhole.slice(0, 3), ['https://a.example/?a=1&b=2 4:1', 'https://a.example/\uFDD0?a=1&b 5:1', 'https://a.example/3?c&d 6:1']);
@@ -747,12 +747,33 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, read, whole);
   });
+  it('a prefix used without a declaration is reported once and read as meant: every entry and image kept, however the file was cut', async () => {
+    const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image:image><image:loc>https://a.example/${n}.png</image:loc></image:image></url>\n`;
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 x.xsd">\n${Array.from({ length: 300 }, (_, n) => entry(n)).join('')}</urlset>\n`;
+    const bytes = new TextEncoder().encode(text);
+    const whole = await parseChunks([bytes]);
+    // Before, saxes read on from the first <image:image>, reported each element and stopped at the cap: 49 entries, no image.
+    assert.equal(whole.entries.length, 300);
+    assert.deepEqual(whole.entries[299], { loc: 'https://a.example/299', images: [{ loc: 'https://a.example/299.png' }] });
+    assert.deepEqual(whole.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`), [
+      'R2 1:1 not well-formed XML: unbound namespace prefix "xsi" (no xmlns:xsi declares it); read as in an unknown namespace',
+      'R2 2:36 not well-formed XML: unbound namespace prefix "image" (no xmlns:image declares it); read as http://www.google.com/schemas/sitemap-image/1.1, its namespace in sitemaps',
+    ]);
+    assert.deepEqual(await parseChunks(byteByByte(bytes)), whole, 'byte by byte');
+    assert.deepEqual(await parseChunks(randomSplits(bytes, 4)), whole, 'random splits');
+
+    // When saxes takes over later, the root it is handed declares the prefix as it was read.
+    const handedOver = new TextEncoder().encode(text.replace('<url><loc>https://a.example/5</loc>', '<url><loc>https://a.example/5</loc><x:y xmlns:x=""/>'));
+    const afterHandOver = await parseChunks([handedOver]);
+    assert.equal(afterHandOver.entries.length, 300);
+    assert.deepEqual(afterHandOver.entries[299], { loc: 'https://a.example/299', images: [{ loc: 'https://a.example/299.png' }] });
+  });
   it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
-    // An unbound prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
-    const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc><x:y/></url>\n<url><loc>https://a.example/3</loc></url>\n</urlset>\n';
+    // Undeclaring a prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
+    const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" data-note="a&b">\n<url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc><x:y xmlns:x=""/></url>\n<url><loc>https://a.example/3</loc></url>\n</urlset>\n';
     const parsed = await parseChunks([new TextEncoder().encode(text)]);
     assert.deepEqual(locs(parsed), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
-    assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && /prefix/.test(d.message)));
+    assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && /undefine prefix/.test(d.message)), JSON.stringify(parsed.diagnostics));
   });
   it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
     const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
