@@ -387,6 +387,8 @@ export class XmlTokenizer {
   #saxesPriming = false;
   /** While saxes' start tag is handed on: where its `<` is, as the fast path gives it. */
   #saxesTagAt: XmlPosition | undefined;
+  /** Prefixes saxes found undeclared: their names read as the fast path reads them (assumedNamespace). */
+  readonly #saxesUnbound = new Set<string>();
   /** saxes' line and column where its last markup ended: where a text starts. */
   #saxesTextLine = 1;
   #saxesTextColumn = 0;
@@ -1251,10 +1253,8 @@ export class XmlTokenizer {
    * the cap on findings after a few dozen entries.
    */
   #assumePrefix(prefix: string): void {
-    const known = Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : undefined;
-    this.#rootScope.prefixes.set(prefix, known ?? prefix);
-    const meant = known === undefined ? 'read as in an unknown namespace' : `read as ${known}, its namespace in sitemaps`;
-    this.#events.malformed(`unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${meant}`, this.position());
+    this.#rootScope.prefixes.set(prefix, assumedNamespace(prefix));
+    this.#events.malformed(unboundPrefixMessage(prefix), this.position());
   }
 
   #closeTag(lt: number): number {
@@ -1410,9 +1410,9 @@ export class XmlTokenizer {
         }
         value = this.#unmarked(value);
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
-        attributes.push({ ns: this.#unmarked(attribute.uri), local: attribute.local, value });
+        attributes.push({ ns: this.#saxesNamespace(this.#unmarked(attribute.uri), attribute.prefix), local: attribute.local, value });
       }
-      events.open(this.#unmarked(tag.uri), tag.local, attributes);
+      events.open(this.#saxesNamespace(this.#unmarked(tag.uri), tag.prefix), tag.local, attributes);
       this.#saxesTagAt = undefined;
     });
     saxes.on('closetag', (tag) => {
@@ -1453,6 +1453,14 @@ export class XmlTokenizer {
     });
     saxes.on('error', (error: Error) => {
       if (this.#isOwnMark(error)) return;
+      // As on the fast path: a prefix used without a declaration is reported once, where its first tag starts.
+      const unbound = SAXES_UNBOUND_PREFIX.exec(error.message)?.[1];
+      if (unbound !== undefined) {
+        if (this.#saxesUnbound.has(unbound)) return;
+        this.#saxesUnbound.add(unbound);
+        if (!this.#saxesPriming) events.malformed(unboundPrefixMessage(unbound), tagAt ?? this.#saxesPosition());
+        return;
+      }
       if (this.#saxesPriming) return;
       // saxes says it where the text happens to end (a `<` or the end of a write): placed at the text's start, as the fast path places its findings in a text.
       const position = error.message.endsWith(TEXT_OUTSIDE_ROOT) ? this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn) : this.#saxesPosition();
@@ -1643,6 +1651,11 @@ export class XmlTokenizer {
     return { line: line + saxesLine - 1, column: saxesColumn + 1 };
   }
 
+  /** The namespace saxes gives a name, or what the fast path reads an undeclared prefix as (saxes gives the prefix). */
+  #saxesNamespace(uri: string, prefix: string): string {
+    return uri === prefix && this.#saxesUnbound.has(prefix) ? assumedNamespace(prefix) : uri;
+  }
+
   /** What saxes read, with each mark (see #marked) back to what it stood for. */
   #unmarked(text: string): string {
     const unmarked = text.indexOf(BARE_AMPERSAND_MARK) === -1 ? text : text.replaceAll(BARE_AMPERSAND_MARK, '&');
@@ -1700,6 +1713,19 @@ function resolveName(qname: string, scope: Scope, isElement: boolean): { ns: str
   const ns = lookup(scope, prefix);
   return ns === undefined || ns === '' ? undefined : { ns, local: qname.slice(colon + 1) };
 }
+
+/** What an undeclared prefix is read as: its namespace in sitemaps, else one named by the prefix (as saxes names it). */
+function assumedNamespace(prefix: string): string {
+  return Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : prefix;
+}
+
+function unboundPrefixMessage(prefix: string): string {
+  const ns = assumedNamespace(prefix);
+  return `unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${ns === prefix ? 'read as in an unknown namespace' : `read as ${ns}, its namespace in sitemaps`}`;
+}
+
+/** saxes' complaint about a prefix used without a declaration. */
+const SAXES_UNBOUND_PREFIX = /unbound namespace prefix: "([^"]*)"\.$/;
 
 /** saxes prefixes its messages with its own (primed, hence shifted) position; ours replaces it. */
 function stripPosition(message: string): string {

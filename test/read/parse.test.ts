@@ -767,6 +767,11 @@ describe('regressions', () => {
     const afterHandOver = await parseChunks([handedOver]);
     assert.equal(afterHandOver.entries.length, 300);
     assert.deepEqual(afterHandOver.entries[299], { loc: 'https://a.example/299', images: [{ loc: 'https://a.example/299.png' }] });
+
+    // Where saxes reads from the start, the same: each prefix reported once, at its first tag.
+    const viaSaxes = await parseChunks([new TextEncoder().encode(`<!DOCTYPE urlset []>\n${text}`)]);
+    assert.deepEqual(viaSaxes.entries, whole.entries);
+    assert.deepEqual(viaSaxes.diagnostics.filter((d) => d.level === 'error').map((d) => `${d.line}:${d.column} ${d.message}`), whole.diagnostics.map((d) => `${(d.line as number) + 1}:${d.column} ${d.message}`));
   });
   it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
     // Undeclaring a prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
