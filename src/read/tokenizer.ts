@@ -320,7 +320,7 @@ function referencedChar(code: number): string | undefined {
 
 /** Replaces the predefined entities and character references; undefined when any `&` is not one of those. */
 export function decodeEntities(text: string): string | undefined {
-  return decode(text, false);
+  return decode(text, false, text.indexOf('&'));
 }
 
 /** An attribute value as written, decoded, if nothing in it needs more than a look: no `<`, no tab, LF or CR (§3.3.3 would make them spaces), only valid references. */
@@ -334,14 +334,15 @@ function attributeValueOnSight(raw: string): string | undefined {
 
 /** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
 function decodeEntitiesLeniently(text: string): string {
-  return decode(text, true) as string;
+  return decode(text, true, text.indexOf('&')) as string;
 }
 
 /** A hand loop rather than a regex replace: `&amp;` in every URL with a query makes this hot. */
-function decode(text: string, lenient: boolean): string | undefined {
+/** The text with its references replaced, from `first`, where its first `&` is (-1 for none). */
+function decode(text: string, lenient: boolean, first: number): string | undefined {
   let out = '';
   let from = 0;
-  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', from)) {
+  for (let amp = first; amp !== -1; amp = text.indexOf('&', from)) {
     // `&amp;` is nearly every reference there is (a URL's query string): no slice, no lookup.
     if (text.startsWith('amp;', amp + 1)) {
       out += text.slice(from, amp + 1);
@@ -983,7 +984,10 @@ export class XmlTokenizer {
         const { templates } = set;
         let template = templates[0] as EntryTemplate;
         for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
-        if (!this.#fillTemplate(template, match, p, end) || !events.entry(element, template.content)) break;
+        const ampersand = this.#fillTemplate(template, match, p);
+        if (ampersand === -1 || !events.entry(element, template.content)) break;
+        // Taken: reading resumes at its end, and no `&` is between that and this one.
+        this.#nextAmpersand = ampersand;
         template.hits++;
         this.#templateHits++;
         taken = end;
@@ -995,24 +999,37 @@ export class XmlTokenizer {
     }
   }
 
-  /** Puts the texts the entry from `lt` to `end` matched (well-formed on sight but for references) in the template's content; false if a reference is bad. */
-  #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number, end: number): boolean {
-    const { groups, textSlots } = template;
+  /**
+   * Puts the texts the entry at `lt` matched (well-formed on sight but for references) in the
+   * template's content. Returns where the first `&` after its last text holding one is, or -1 if a
+   * reference is bad.
+   */
+  #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
+    const { groups, textSlots, markup } = template;
     const { texts, raws } = template.content;
+    const buffer = this.#buffer;
     // The pattern keeps out `<`, CR and `]`; references are what is left to check, and seldom there.
-    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(this.#buffer, '&', lt);
-    const references = this.#nextAmpersand < end;
+    // Each `&` is placed in its text from the texts' lengths, so only texts holding one are searched.
+    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(buffer, '&', lt);
+    let ampersand = this.#nextAmpersand;
+    let at = lt;
     for (let i = 0; i < textSlots.length; i++) {
       const text = match[groups[i] as number] as string;
       const slot = textSlots[i] as number;
+      at += (markup[i] as string).length;
+      const textEnd = at + text.length;
       raws[slot] = text;
-      if (references && text.indexOf('&') !== -1) {
-        const decoded = decodeEntities(text);
-        if (decoded === undefined) return false;
+      // Learnt markup holds no `&`; this only keeps that from mattering.
+      while (ampersand < at) ampersand = indexOrLength(buffer, '&', ampersand + 1);
+      if (ampersand < textEnd) {
+        const decoded = decode(text, false, ampersand - at);
+        if (decoded === undefined) return -1;
         texts[slot] = decoded;
+        ampersand = indexOrLength(buffer, '&', textEnd);
       } else texts[slot] = text;
+      at = textEnd;
     }
-    return true;
+    return ampersand;
   }
 
   /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf and attribute left out. */
