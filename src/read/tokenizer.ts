@@ -246,6 +246,7 @@ function mergedPattern(templates: readonly EntryTemplate[]): RegExp {
   for (const template of templates) template.groups = [];
   return new RegExp(build(templates.map((template) => ({ template, part: 0, at: 0 }))), 'y');
 }
+
 /** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
 const MAX_ENTRY_GROUP_DEPTH = 2;
 /** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
