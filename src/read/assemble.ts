@@ -44,6 +44,13 @@ interface VideoAttribute {
 }
 const ALTERNATE_ATTRIBUTES: Record<string, (typeof Step)[keyof typeof Step]> = { rel: Step.Rel, hreflang: Step.Hreflang, href: Step.Href };
 type EntryPlan = ((typeof Step)[keyof typeof Step] | GroupField | VideoAttribute)[];
+/** A plan with its leading core fields apart: they are nearly every part read, and a few tests serve them better than the step switch. */
+interface EntryReading {
+  readonly plan: EntryPlan;
+  /** The core field (0–3) of each part before the first step of another kind. */
+  readonly core: readonly number[];
+}
+const NO_READING: EntryReading = { plan: [], core: [] };
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
@@ -219,13 +226,21 @@ export class SitemapAssembler implements XmlEvents {
     const index = this.#kind === 'sitemapindex';
     if (name.local !== (index ? 'sitemap' : 'url')) return false;
     // The names in an entry's content repeat from entry to entry: what they mean is worked out once.
-    const plan = (content.memo ??= this.#plan(content, index)) as EntryPlan;
-    if (plan.length === 0) return false;
-    const entry = index ? this.#indexEntry(plan, content.texts, content.raws) : this.#urlEntry(plan, content.texts, content.raws);
+    const reading = (content.memo ??= this.#reading(content, index)) as EntryReading;
+    if (reading.plan.length === 0) return false;
+    const entry = index ? this.#indexEntry(reading.plan, content.texts, content.raws) : this.#urlEntry(reading, content.texts, content.raws);
     if (entry === undefined) return false;
     this.#entries++;
     this.#options.emit(entry, this.#options.trackPositions ? this.#options.position() : undefined);
     return true;
+  }
+
+  #reading(content: EntryContent, index: boolean): EntryReading {
+    const plan = this.#plan(content, index);
+    if (plan.length === 0) return NO_READING;
+    const core: number[] = [];
+    while (core.length < plan.length && typeof plan[core.length] === 'number' && (plan[core.length] as number) <= Step.Priority) core.push(plan[core.length] as number);
+    return { plan, core };
   }
 
   /** What each part of an entry's content is for, or an empty plan when its structure has a finding (unknown, repeated or misplaced fields, other extensions). */
@@ -302,9 +317,24 @@ export class SitemapAssembler implements XmlEvents {
     return plan;
   }
 
-  #urlEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
+  #urlEntry({ plan, core }: EntryReading, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
     // From an empty literal, which V8 gives room for four fields in the object itself; `{ loc }` would put the next ones in a second allocation.
     const record = {} as ParsedRecord;
+    for (let i = 0; i < core.length; i++) {
+      const field = core[i] as number;
+      const raw = raws[i] as string;
+      if (field === Step.Loc) {
+        if (!isPlainLocAsWritten(raw)) return undefined;
+        record.loc = texts[i] as string;
+        continue;
+      }
+      const value = trimmedAsWritten(texts[i] as string, raw);
+      if (field === Step.Lastmod) {
+        if (value !== '') record.lastmod = value;
+      } else if (field === Step.Changefreq) record.changefreq = value;
+      else record.priority = value;
+    }
+    if (core.length === plan.length) return record.loc === undefined ? undefined : record;
     let image: ImageRecord | undefined;
     let video: Partial<VideoRecord> | undefined;
     let news: Partial<NewsRecord> | undefined;
@@ -312,25 +342,10 @@ export class SitemapAssembler implements XmlEvents {
     let hreflang: string | undefined;
     let href: string | undefined;
     let attributes: XmlAttribute[] | undefined;
-    for (let i = 0; i < plan.length; i++) {
+    for (let i = core.length; i < plan.length; i++) {
       const step = plan[i] as EntryPlan[number];
       const text = texts[i] as string;
       switch (step) {
-        case Step.Loc:
-          if (!isPlainLocAsWritten(raws[i] as string)) return undefined;
-          record.loc = text;
-          break;
-        case Step.Lastmod: {
-          const value = trimmedAsWritten(text, raws[i] as string);
-          if (value !== '') record.lastmod = value;
-          break;
-        }
-        case Step.Changefreq:
-          record.changefreq = trimmedAsWritten(text, raws[i] as string);
-          break;
-        case Step.Priority:
-          record.priority = trimmedAsWritten(text, raws[i] as string);
-          break;
         case Step.ImageStart:
           image = { loc: '' };
           break;
@@ -375,12 +390,14 @@ export class SitemapAssembler implements XmlEvents {
           attributes = [];
           break;
         default: {
-          if ('attribute' in step) {
-            (attributes as XmlAttribute[]).push({ ns: step.attribute.ns, local: step.attribute.local, value: text });
+          // Core fields are all in the leading part read above.
+          const part = step as GroupField | VideoAttribute;
+          if ('attribute' in part) {
+            (attributes as XmlAttribute[]).push({ ns: part.attribute.ns, local: part.attribute.local, value: text });
             break;
           }
           const value = trimmedAsWritten(text, raws[i] as string);
-          const { group, key } = step;
+          const { group, key } = part;
           if (group === Group.Image) (image as unknown as Record<string, string>)[key] = value;
           else if (group === Group.Video) {
             videoField(video as Partial<VideoRecord>, key, value, attributes ?? NO_ATTRIBUTES);
@@ -390,7 +407,7 @@ export class SitemapAssembler implements XmlEvents {
         }
       }
     }
-    return record.loc === undefined || record.loc === '' ? undefined : record;
+    return record.loc === undefined ? undefined : record;
   }
 
   #indexEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): SitemapIndexEntry | undefined {

@@ -143,11 +143,26 @@ interface EntryTemplate {
   readonly element: OpenElement;
   /** The entry's content with every text to be filled in, at `textSlots`. */
   readonly content: EntryContent;
-  /** The markup, literally, with a capture for each text between (sticky). */
-  readonly pattern: RegExp;
+  /** The markup, literally, and the pattern of each text between (`markup.length` is one more). */
+  readonly markup: readonly string[];
+  readonly textPatterns: readonly string[];
   readonly textSlots: readonly number[];
-  /** Entries taken with it, to try the commonest first. */
+  /** In its set's pattern: the capture of each text, and the empty capture that says this template matched. */
+  groups: number[];
+  marker: number;
+  /** Entries taken with it: the least used makes room for a new one. */
   hits: number;
+}
+
+/**
+ * The templates of one element as one sticky pattern, their common beginnings merged: an entry is
+ * matched once whatever its shape, and one with an image costs no failed match of the plain shape.
+ */
+interface TemplateSet {
+  readonly element: OpenElement;
+  readonly pattern: RegExp;
+  /** The commonest first, to find which matched. */
+  readonly templates: readonly EntryTemplate[];
 }
 
 interface OpenElement {
@@ -164,10 +179,77 @@ const MAX_ENTRY_TEMPLATES = 4;
 /** Templates stay in use while they take this many entries for each one scanned, after the first few. */
 const TEMPLATE_MIN_HITS_PER_SCAN = 8;
 const TEMPLATE_WARMUP = 64;
-const TEMPLATE_TEXT = '([^<\\r\\]]*)';
+const TEMPLATE_TEXT = '[^<\\r\\]]*';
 /** An attribute value anything but markup, its quote or whitespace other than a space (which the value would turn into spaces). */
-const TEMPLATE_VALUE = { '"': '([^<"\\t\\n\\r]*)', "'": "([^<'\\t\\n\\r]*)" } as const;
+const TEMPLATE_VALUE = { '"': '[^<"\\t\\n\\r]*', "'": "[^<'\\t\\n\\r]*" } as const;
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+/** Where building a merged pattern is in a template: `markup[part]` at `at`; the text `textPatterns[part]` comes after it. */
+interface TemplateCursor {
+  readonly template: EntryTemplate;
+  part: number;
+  at: number;
+}
+
+/** What comes next at a cursor: one character of markup, a text's pattern (longer), or '' at the end. */
+function nextUnit({ template, part, at }: TemplateCursor): string {
+  const literal = template.markup[part] as string;
+  if (at < literal.length) return literal[at] as string;
+  return part === template.textPatterns.length ? '' : (template.textPatterns[part] as string);
+}
+
+/**
+ * One sticky pattern for `templates` (of one element): markup they share is written once, and
+ * they part in an alternation where they first differ, the first listed tried first. Sets each
+ * template's `groups` (its texts' captures) and `marker` (an empty capture at its end).
+ */
+function mergedPattern(templates: readonly EntryTemplate[]): RegExp {
+  let captures = 0;
+  const build = (cursors: TemplateCursor[]): string => {
+    let source = '';
+    for (;;) {
+      const unit = nextUnit(cursors[0] as TemplateCursor);
+      if (cursors.some((cursor) => nextUnit(cursor) !== unit)) {
+        const parting = new Map<string, TemplateCursor[]>();
+        for (const cursor of cursors) {
+          const key = nextUnit(cursor);
+          const same = parting.get(key);
+          if (same === undefined) parting.set(key, [cursor]);
+          else same.push(cursor);
+        }
+        // Built in order, so the captures are numbered as they appear.
+        const alternatives: string[] = [];
+        for (const same of parting.values()) alternatives.push(build(same));
+        return `${source}(?:${alternatives.join('|')})`;
+      }
+      if (unit === '') {
+        captures++;
+        for (const cursor of cursors) cursor.template.marker = captures;
+        return `${source}()`;
+      }
+      if (unit.length > 1) {
+        captures++;
+        source += `(${unit})`;
+        for (const cursor of cursors) {
+          cursor.template.groups.push(captures);
+          cursor.part++;
+          cursor.at = 0;
+        }
+        continue;
+      }
+      // The longest run of markup they all share from here.
+      const first = cursors[0] as TemplateCursor;
+      const literal = first.template.markup[first.part] as string;
+      let end = first.at + 1;
+      while (end < literal.length && cursors.every((cursor) => cursor.template.markup[cursor.part]?.charCodeAt(cursor.at + end - first.at) === literal.charCodeAt(end))) end++;
+      const run = end - first.at;
+      source += escapeRegExp(literal.slice(first.at, end));
+      for (const cursor of cursors) cursor.at += run;
+    }
+  };
+  for (const template of templates) template.groups = [];
+  return new RegExp(build(templates.map((template) => ({ template, part: 0, at: 0 }))), 'y');
+}
+
 /** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
 const MAX_ENTRY_GROUP_DEPTH = 2;
 /** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
@@ -244,7 +326,7 @@ function referencedChar(code: number): string | undefined {
 
 /** Replaces the predefined entities and character references; undefined when any `&` is not one of those. */
 export function decodeEntities(text: string): string | undefined {
-  return decode(text, false);
+  return decode(text, false, text.indexOf('&'));
 }
 
 /** An attribute value as written, decoded, if nothing in it needs more than a look: no `<`, no tab, LF or CR (§3.3.3 would make them spaces), only valid references. */
@@ -258,14 +340,15 @@ function attributeValueOnSight(raw: string): string | undefined {
 
 /** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
 function decodeEntitiesLeniently(text: string): string {
-  return decode(text, true) as string;
+  return decode(text, true, text.indexOf('&')) as string;
 }
 
 /** A hand loop rather than a regex replace: `&amp;` in every URL with a query makes this hot. */
-function decode(text: string, lenient: boolean): string | undefined {
+/** The text with its references replaced, from `first`, where its first `&` is (-1 for none). */
+function decode(text: string, lenient: boolean, first: number): string | undefined {
   let out = '';
   let from = 0;
-  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', from)) {
+  for (let amp = first; amp !== -1; amp = text.indexOf('&', from)) {
     // `&amp;` is nearly every reference there is (a URL's query string): no slice, no lookup.
     if (text.startsWith('amp;', amp + 1)) {
       out += text.slice(from, amp + 1);
@@ -348,6 +431,7 @@ export class XmlTokenizer {
   /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
   readonly #leafBounds: number[] = [];
   readonly #entryTemplates: EntryTemplate[] = [];
+  #templateSets: TemplateSet[] = [];
   /** Entries taken by a template, and entries scanned tag by tag (each teaching a template). */
   #templateHits = 0;
   #entryScans = 0;
@@ -1020,7 +1104,7 @@ export class XmlTokenizer {
    */
   #templateEntries(element: OpenElement, at: number, events: XmlEvents): number {
     const buffer = this.#buffer;
-    const templates = this.#entryTemplates;
+    const sets = this.#templateSets;
     let taken = at;
     let p = at;
     next: for (;;) {
@@ -1028,22 +1112,23 @@ export class XmlTokenizer {
       while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++p);
       // The entry's own start is where the consumer's `position()` must point.
       this.#pos = p;
-      for (let k = 0; k < templates.length; k++) {
-        const template = templates[k] as EntryTemplate;
-        if (template.element !== element) continue;
-        const end = this.#matchTemplate(template, p);
-        if (end === -1) continue;
-        if (!events.entry(element, template.content)) break;
-        // The commoner shapes are tried first.
+      for (let k = 0; k < sets.length; k++) {
+        const set = sets[k] as TemplateSet;
+        if (set.element !== element) continue;
+        const { pattern } = set;
+        pattern.lastIndex = p;
+        const match = pattern.exec(buffer);
+        if (match === null) continue;
+        const end = pattern.lastIndex;
+        const { templates } = set;
+        let template = templates[0] as EntryTemplate;
+        for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
+        const ampersand = this.#fillTemplate(template, match, p);
+        if (ampersand === -1 || !events.entry(element, template.content)) break;
+        // Taken: reading resumes at its end, and no `&` is between that and this one.
+        this.#nextAmpersand = ampersand;
         template.hits++;
         this.#templateHits++;
-        if (k > 0) {
-          const before = templates[k - 1] as EntryTemplate;
-          if (before.hits < template.hits) {
-            templates[k - 1] = template;
-            templates[k] = before;
-          }
-        }
         taken = end;
         p = end;
         continue next;
@@ -1053,28 +1138,37 @@ export class XmlTokenizer {
     }
   }
 
-  /** The entry at `lt` if it has the template's markup exactly, its texts (well-formed on sight) put in the template's content. */
-  #matchTemplate(template: EntryTemplate, lt: number): number {
-    const { pattern, textSlots } = template;
-    pattern.lastIndex = lt;
-    const match = pattern.exec(this.#buffer);
-    if (match === null) return -1;
-    const end = pattern.lastIndex;
+  /**
+   * Puts the texts the entry at `lt` matched (well-formed on sight but for references) in the
+   * template's content. Returns where the first `&` after its last text holding one is, or -1 if a
+   * reference is bad.
+   */
+  #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
+    const { groups, textSlots, markup } = template;
     const { texts, raws } = template.content;
+    const buffer = this.#buffer;
     // The pattern keeps out `<`, CR and `]`; references are what is left to check, and seldom there.
-    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(this.#buffer, '&', lt);
-    const references = this.#nextAmpersand < end;
+    // Each `&` is placed in its text from the texts' lengths, so only texts holding one are searched.
+    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(buffer, '&', lt);
+    let ampersand = this.#nextAmpersand;
+    let at = lt;
     for (let i = 0; i < textSlots.length; i++) {
-      const text = match[i + 1] as string;
+      const text = match[groups[i] as number] as string;
       const slot = textSlots[i] as number;
+      at += (markup[i] as string).length;
+      const textEnd = at + text.length;
       raws[slot] = text;
-      if (references && text.indexOf('&') !== -1) {
-        const decoded = decodeEntities(text);
+      // Learnt markup holds no `&`; this only keeps that from mattering.
+      while (ampersand < at) ampersand = indexOrLength(buffer, '&', ampersand + 1);
+      if (ampersand < textEnd) {
+        const decoded = decode(text, false, ampersand - at);
         if (decoded === undefined) return -1;
         texts[slot] = decoded;
+        ampersand = indexOrLength(buffer, '&', textEnd);
       } else texts[slot] = text;
+      at = textEnd;
     }
-    return end;
+    return ampersand;
   }
 
   /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf and attribute left out. */
@@ -1083,26 +1177,35 @@ export class XmlTokenizer {
     const scanned = this.#entryContent;
     const bounds = this.#leafBounds;
     const content = new EntryContent();
+    const markup: string[] = [];
+    const textPatterns: string[] = [];
     const textSlots: number[] = [];
     // Markup matched literally; each text anything but markup, a CR or a `]` (what would need more than a look).
-    let source = '';
     let from = lt;
     for (let i = 0; i < scanned.count; i++) {
       const kind = scanned.kinds[i] as EntryPart;
       content.push(kind, scanned.names[i] as XmlName, '');
       if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf && kind !== EntryPart.Attribute && kind !== EntryPart.AttributedText) continue;
       const start = bounds[2 * i] as number;
-      source += escapeRegExp(buffer.slice(from, start));
-      source += kind === EntryPart.Attribute ? TEMPLATE_VALUE[buffer[start - 1] as '"' | "'"] : TEMPLATE_TEXT;
+      markup.push(buffer.slice(from, start));
+      textPatterns.push(kind === EntryPart.Attribute ? TEMPLATE_VALUE[buffer[start - 1] as '"' | "'"] : TEMPLATE_TEXT);
       from = bounds[2 * i + 1] as number;
       textSlots.push(i);
     }
     if (textSlots.length === 0) return;
-    source += escapeRegExp(buffer.slice(from, end));
-    const template: EntryTemplate = { element, content, pattern: new RegExp(source, 'y'), textSlots, hits: 0 };
+    markup.push(buffer.slice(from, end));
+    const templates = this.#entryTemplates;
     // The least used makes room.
-    if (this.#entryTemplates.length >= MAX_ENTRY_TEMPLATES) this.#entryTemplates.pop();
-    this.#entryTemplates.push(template);
+    templates.sort((x, y) => y.hits - x.hits);
+    if (templates.length >= MAX_ENTRY_TEMPLATES) templates.pop();
+    templates.push({ element, content, markup, textPatterns, textSlots, groups: [], marker: 0, hits: 0 });
+    const sets: TemplateSet[] = [];
+    for (const template of templates) {
+      if (sets.some((set) => set.element === template.element)) continue;
+      const members = templates.filter((other) => other.element === template.element);
+      sets.push({ element: template.element, pattern: mergedPattern(members), templates: members });
+    }
+    this.#templateSets = sets;
   }
 
   /**

@@ -103,6 +103,48 @@ describe('whole entries', () => {
     });
   }
 
+  it('entries of several shapes, mixed, are each taken whole by one pattern whose shapes part where their markup does', () => {
+    const loc = (n: number): string => `https://a.example/${n}?a=1&amp;b=2`;
+    const shapes = [
+      (n: number) => `<url><loc>${loc(n)}</loc></url>`,
+      (n: number) => `<url><loc>${loc(n)}</loc><lastmod>2026-11-0${1 + (n % 9)}</lastmod></url>`,
+      (n: number) => `<url><loc>${loc(n)}</loc><lastmod>2026-11-0${1 + (n % 9)}</lastmod><image:image><image:loc>https://a.example/i/${n}.jpg</image:loc></image:image></url>`,
+      // Attribute values in either quote, a reference in one of them: shapes that differ only there are shapes of their own.
+      (n: number) => `<url><loc>${loc(n)}</loc><lastmod>2026-11-0${1 + (n % 9)}</lastmod><xhtml:link rel="alternate" hreflang='de' href="${loc(n)}&amp;l=de"/></url>`,
+      (n: number) => `<url><loc>${loc(n)}</loc><lastmod>2026-11-0${1 + (n % 9)}</lastmod><xhtml:link rel="alternate" hreflang="de" href='${loc(n)}'/></url>`,
+      (n: number) => `<url><loc>${loc(n)}</loc><changefreq>daily</changefreq></url>`,
+    ];
+    const decoded = (n: number): string => `https://a.example/${n}?a=1&b=2`;
+    const expected = [
+      (n: number) => ({ loc: decoded(n) }),
+      (n: number) => ({ loc: decoded(n), lastmod: `2026-11-0${1 + (n % 9)}` }),
+      (n: number) => ({ loc: decoded(n), lastmod: `2026-11-0${1 + (n % 9)}`, images: [{ loc: `https://a.example/i/${n}.jpg` }] }),
+      (n: number) => ({ loc: decoded(n), lastmod: `2026-11-0${1 + (n % 9)}`, alternates: [{ hreflang: 'de', href: `${decoded(n)}&l=de` }] }),
+      (n: number) => ({ loc: decoded(n), lastmod: `2026-11-0${1 + (n % 9)}`, alternates: [{ hreflang: 'de', href: decoded(n) }] }),
+      (n: number) => ({ loc: decoded(n), changefreq: 'daily' }),
+    ];
+    const urlset = (shapeOf: (n: number) => number, count: number): string =>
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' +
+      `${Array.from({ length: count }, (_, n) => `${(shapes[shapeOf(n)] as (n: number) => string)(n)}\n`).join('')}</urlset>\n`;
+    const cut = (text: string, size: number): string[] => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+
+    const four = (n: number): number => [0, 1, 1, 2, 1, 3, 1, 1][n % 8] as number;
+    const text = urlset(four, 200);
+    for (const size of [text.length, 1000, 7]) {
+      const result = tokenize(cut(text, size));
+      assert.deepEqual(result.entries, Array.from({ length: 200 }, (_, n) => (expected[four(n)] as (n: number) => unknown)(n)), `chunks of ${size}`);
+      // Only the entries bringing element names not seen before go tag by tag: the first plain one, the first with a lastmod, the first with an image.
+      assert.equal(result.wholeEntries, 200 - 3, `chunks of ${size}`);
+    }
+
+    // Six shapes, two more than are kept: the least used gives way (shapes that part inside a tag, at a quote, among them).
+    const six = (n: number): number => (n % 10 === 9 ? 5 : n % 8 === 7 ? 4 : four(n));
+    const mixed = urlset(six, 300);
+    for (const size of [mixed.length, 1000, 7]) {
+      assert.deepEqual(tokenize(cut(mixed, size)).entries, Array.from({ length: 300 }, (_, n) => (expected[six(n)] as (n: number) => unknown)(n)), `chunks of ${size}`);
+    }
+  });
+
   it('video fields with attributes (price, restriction, uploader, platform) are taken whole, attributes passed on', () => {
     const entry = (n: number): string =>
       `<url><loc>https://a.example/v/${n}</loc><video:video><video:title>T ${n}</video:title>` +
