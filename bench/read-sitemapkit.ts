@@ -3,6 +3,8 @@
  * every field of every entry read (images, videos, news and alternates included), so no extraction
  * is dead code. The run fails on any error diagnostic, a wrong kind or a missed image or alternate,
  * so a fast wrong parse cannot pass. Sequential, one file at a time, like the other runners.
+ * With the argument `batches`, entries are taken a chunk's worth at a time (`batches()`), as the
+ * CLI's `parse`, `validate` and `discover` take them; without it, one by one with `for await`.
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +17,7 @@ import { PACKAGE, report } from './records.ts';
 const { parseSitemap } = (await import(PACKAGE)) as typeof sitemapkit;
 
 const dir = fixtureDir();
+const inBatches = process.argv[3] === 'batches';
 const meta = readFixtureMeta(dir);
 const indexPath = join(dir, meta.index);
 
@@ -42,24 +45,29 @@ for await (const entry of index) {
 if (index.kind !== 'sitemapindex') throw new Error(`the index parsed as ${index.kind}`);
 for (const loc of children) {
   const parsed = parseSitemap(createReadStream(localPath(dir, loc)), options(loc));
-  for await (const item of parsed) {
+  if (inBatches) {
+    for await (const batch of parsed.batches()) for (const entry of batch) read(entry as ParsedRecord);
+  } else {
     // A urlset yields page records (checked on `kind` below).
-    const entry = item as ParsedRecord;
-    urls++;
-    touched += entry.loc.length + len(entry.lastmod);
-    touched += len(entry.changefreq) + len(entry.priority);
-    images += entry.images?.length ?? 0;
-    alternates += entry.alternates?.length ?? 0;
-    for (const image of entry.images ?? []) touched += image.loc.length + len(image.title) + len(image.caption) + len(image.geo_location) + len(image.license);
-    for (const link of entry.alternates ?? []) touched += link.href.length + link.hreflang.length;
-    for (const video of entry.videos ?? []) touched += video.thumbnail_loc.length + video.title.length + video.description.length + len(video.content_loc) + len(video.player_loc);
-    if (entry.news !== undefined) touched += entry.news.title.length + entry.news.publication.name.length;
+    for await (const entry of parsed) read(entry as ParsedRecord);
   }
   if (parsed.kind !== 'urlset') throw new Error(`${loc} parsed as ${parsed.kind}`);
+}
+
+function read(entry: ParsedRecord): void {
+  urls++;
+  touched += entry.loc.length + len(entry.lastmod);
+  touched += len(entry.changefreq) + len(entry.priority);
+  images += entry.images?.length ?? 0;
+  alternates += entry.alternates?.length ?? 0;
+  for (const image of entry.images ?? []) touched += image.loc.length + len(image.title) + len(image.caption) + len(image.geo_location) + len(image.license);
+  for (const link of entry.alternates ?? []) touched += link.href.length + link.hreflang.length;
+  for (const video of entry.videos ?? []) touched += video.thumbnail_loc.length + video.title.length + video.description.length + len(video.content_loc) + len(video.player_loc);
+  if (entry.news !== undefined) touched += entry.news.title.length + entry.news.publication.name.length;
 }
 if (errors > 0) throw new Error(`${errors} error diagnostics`);
 if (!(touched > 0)) throw new Error('no fields read');
 if (images !== meta.images || alternates !== meta.alternates) {
   throw new Error(`read ${images} images and ${alternates} alternates, the fixture has ${meta.images} and ${meta.alternates}`);
 }
-report('sitemapkit', urls, started);
+report(inBatches ? 'sitemapkit, batches()' : 'sitemapkit', urls, started);
