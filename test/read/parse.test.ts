@@ -726,6 +726,8 @@ describe('regressions', () => {
       '<url><loc>https://a.example/3</loc></foo><lastmod>2026-11-01</lastmod></url>',
       '<url><loc>https://a.example/4</loc></url>',
       '<url><loc>https://a.example/5</loc><video:video><video:thumbnail_loc>https://a.example/t.png</video:thumbnail_loc><video:title>T</video:description><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc></video:video></url>',
+      // A stray end tag before a container's first child ends nothing: the container holds no text of its own.
+      '<url>  </lastmod><loc>https://a.example/6</loc><video:video> </video:title><video:thumbnail_loc>https://a.example/t.png</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc></video:video></url>',
       '</urlset>',
       '',
     ].join('\n');
@@ -739,11 +741,14 @@ describe('regressions', () => {
       '{"loc":"https://a.example/4"} 5:1',
       // Before, the title ran on into the description and the content location: "TDhttps://a.example/v.mp4".
       '{"loc":"https://a.example/5","videos":[{"thumbnail_loc":"https://a.example/t.png","title":"T","description":"D","content_loc":"https://a.example/v.mp4"}]} 6:1',
+      '{"loc":"https://a.example/6","videos":[{"thumbnail_loc":"https://a.example/t.png","title":"T","description":"D","content_loc":"https://a.example/v.mp4"}]} 7:1',
       'R2 1:1 not well-formed XML: "&" that starts no entity reference in an attribute ("a&b"); read literally, write &amp;',
       'R2 2:30 not well-formed XML: </lo> ends no open element; read as the end of <loc>, which holds only text',
       'R2 3:30 not well-formed XML: </url> comes before </loc>; read as if the elements inside <url> had ended there',
       'R2 4:36 not well-formed XML: </foo> ends no open element (<url> is open); ignored',
       'R2 6:129 not well-formed XML: </video:description> ends no open element; read as the end of <video:title>, which holds only text',
+      'R2 7:8 not well-formed XML: </lastmod> ends no open element (<url> is open); ignored',
+      'R2 7:62 not well-formed XML: </video:title> ends no open element (<video:video> is open); ignored',
     ]);
     await sameHoweverCut(bytes, read, whole);
   });
@@ -772,6 +777,14 @@ describe('regressions', () => {
     const viaSaxes = await parseChunks([new TextEncoder().encode(`<!DOCTYPE urlset []>\n${text}`)]);
     assert.deepEqual(viaSaxes.entries, whole.entries);
     assert.deepEqual(viaSaxes.diagnostics.filter((d) => d.level === 'error').map((d) => `${d.line}:${d.column} ${d.message}`), whole.diagnostics.map((d) => `${(d.line as number) + 1}:${d.column} ${d.message}`));
+  });
+  it('where saxes reads, an Error made in onDiagnostic keeps its stack (saxes\' own errors are made without)', async () => {
+    const stacks: string[] = [];
+    const text = '<!DOCTYPE urlset []><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/?a&b</loc></url></urlset>';
+    const parsed = parseSitemap(new TextEncoder().encode(text), { onDiagnostic: () => stacks.push(new Error('probe').stack ?? '') });
+    for await (const entry of parsed) assert.equal(entry.loc, 'https://a.example/?a&b');
+    assert.ok(stacks.length >= 2);
+    for (const stack of stacks) assert.ok(stack.split('\n').length > 1, stack);
   });
   it('saxes, taking over, is given the open start tags with their bare & marked too, so it reads on', async () => {
     // Undeclaring a prefix is saxes' to report: it is handed the open <urlset> tag again first, value and all.
