@@ -14,7 +14,8 @@ const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns
 /** After this many well-formedness errors the rest of the file is noise: reading stops. */
 export const MAX_MALFORMED_REPORTS = 100;
 
-const Role = { Ignored: 0, Root: 1, Url: 2, Sitemap: 3, Field: 4, Image: 5, Video: 6, News: 7, Publication: 8, Channel: 9, Item: 10, Entry: 11 } as const;
+/** `EndedEntry`: a `<url>` or `<sitemap>` ended early by the next one opening inside it (its end tag is missing). */
+const Role = { Ignored: 0, Root: 1, Url: 2, Sitemap: 3, Field: 4, Image: 5, Video: 6, News: 7, Publication: 8, Channel: 9, Item: 10, Entry: 11, EndedEntry: 12 } as const;
 type Role = (typeof Role)[keyof typeof Role];
 
 /** Where a captured value goes: owner kind + key. */
@@ -523,12 +524,17 @@ export class SitemapAssembler implements XmlEvents {
         else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, 'lastmod', attributes);
         return Role.Ignored;
       case Role.Sitemap:
+        if (core && local === 'sitemap') return this.#nextEntryInside(local);
         if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local === 'loc' ? 0 : 1, attributes);
         if (core) this.#report('R19', 'error', `<${local}> does not belong in <sitemap> (only <loc> and <lastmod>); ignored`);
         else this.#unknownNamespace(ns);
         return Role.Ignored;
       case Role.Url:
+        if (core && local === 'url') return this.#nextEntryInside(local);
         return this.#urlChild(ns, local, core, attributes);
+      case Role.EndedEntry:
+        // Each later entry opens inside it too, until the root closes it: read as the entries they are.
+        return core && local === (this.#kind === 'urlset' ? 'url' : 'sitemap') ? this.#startEntry() : Role.Ignored;
       case Role.Image:
         return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : Role.Ignored;
       case Role.Video:
@@ -601,6 +607,19 @@ export class SitemapAssembler implements XmlEvents {
     this.#fieldKey = key;
     this.#fieldAttributes = attributes;
     return Role.Field;
+  }
+
+  /**
+   * A `<url>` opening inside a `<url>` (or `<sitemap>` in `<sitemap>`): the outer one's end tag is
+   * missing, the commonest break after a bare `&`. The outer entry ends here and the inner one is
+   * read as the next; without this every entry after the break would be lost inside it.
+   */
+  #nextEntryInside(local: string): Role {
+    this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${local}> opens inside <${local}> (its </${local}> is missing?); read as the next entry`);
+    if (this.#kind === 'urlset') this.#finishRecord();
+    else this.#finishEntry();
+    this.#stack[this.#stack.length - 1] = Role.EndedEntry;
+    return this.#startEntry();
   }
 
   #startEntry(): Role {

@@ -752,6 +752,38 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, read, whole);
   });
+  it('a missing </url> or </sitemap>: the next entry opening inside it is read as the next entry, and all after it are kept, at every cut', async () => {
+    const urlset = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      '<url><loc>https://a.example/1</loc></url>',
+      '<url><loc>https://a.example/2</loc><lastmod>2026-11-01</lastmod>',
+      '<url><loc>https://a.example/3</loc></url>',
+      '<url><loc>https://a.example/4</loc></url>',
+      '</urlset>',
+      '',
+    ].join('\n');
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
+    const bytes = new TextEncoder().encode(urlset);
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, [
+      '{"loc":"https://a.example/1"} 2:1',
+      '{"loc":"https://a.example/2","lastmod":"2026-11-01"} 3:1',
+      '{"loc":"https://a.example/3"} 4:1',
+      '{"loc":"https://a.example/4"} 5:1',
+      'R6 4:1 <url> opens inside <url> (its </url> is missing?); read as the next entry',
+      'R2 6:1 not well-formed XML: </urlset> comes before </url>; read as if the elements inside <urlset> had ended there',
+    ]);
+    await sameHoweverCut(bytes, read, whole);
+    // Where saxes reads (it then loses what follows the unmatched </urlset>, the end here).
+    assert.deepEqual(locs(await parseChunks([new TextEncoder().encode(`<!DOCTYPE urlset []>${urlset}`)])), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3', 'https://a.example/4']);
+    // Well-formed, one <url> inside another: both read, one finding.
+    const nested = await parseChunks([new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/1</loc><url><loc>https://a.example/2</loc></url></url></urlset>')]);
+    assert.deepEqual(locs(nested), ['https://a.example/1', 'https://a.example/2']);
+    assert.deepEqual(rules(nested), ['R6']);
+    const index = await parseChunks([new TextEncoder().encode('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://a.example/1.xml</loc>\n<sitemap><loc>https://a.example/2.xml</loc></sitemap>\n<sitemap><loc>https://a.example/3.xml</loc></sitemap></sitemapindex>')]);
+    assert.deepEqual(locs(index), ['https://a.example/1.xml', 'https://a.example/2.xml', 'https://a.example/3.xml']);
+    assert.deepEqual(rules(index), ['R19', 'R2']);
+  });
   it('a prefix used without a declaration is reported once and read as meant: every entry and image kept, however the file was cut', async () => {
     const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image:image><image:loc>https://a.example/${n}.png</image:loc></image:image></url>\n`;
     const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 x.xsd">\n${Array.from({ length: 300 }, (_, n) => entry(n)).join('')}</urlset>\n`;
