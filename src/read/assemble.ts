@@ -92,6 +92,8 @@ export class SitemapAssembler implements XmlEvents {
   #video: Partial<VideoRecord> | undefined;
   #news: Partial<NewsRecord> | undefined;
   #seenInUrl = 0;
+  /** An element after an entry nested in its own (see #nextEntryInside) has been reported. */
+  #endedEntryContentReported = false;
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
   #entryStart: XmlPosition | undefined;
@@ -534,12 +536,20 @@ export class SitemapAssembler implements XmlEvents {
         return this.#urlChild(ns, local, core, attributes);
       case Role.EndedEntry:
         // Each later entry opens inside it too, until the root closes it: read as the entries they are.
-        return core && local === (this.#kind === 'urlset' ? 'url' : 'sitemap') ? this.#startEntry() : Role.Ignored;
+        if (core && local === (this.#kind === 'urlset' ? 'url' : 'sitemap')) return this.#startEntry();
+        if (!this.#endedEntryContentReported) {
+          this.#endedEntryContentReported = true;
+          this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${local}> comes after an entry nested in the one it belongs to, which has ended; ignored`);
+        }
+        return Role.Ignored;
       case Role.Image:
+        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : Role.Ignored;
       case Role.Video:
+        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : Role.Ignored;
       case Role.News:
+        if (core && local === 'url') return this.#nextEntryInside(local);
         if (ns !== NS.news) return Role.Ignored;
         if (local === 'publication') {
           if (this.#news !== undefined) this.#news.publication = { name: '', language: '' };
@@ -547,6 +557,7 @@ export class SitemapAssembler implements XmlEvents {
         }
         return NEWS_FIELDS.has(local) ? this.#capturing(Owner.News, local, attributes) : Role.Ignored;
       case Role.Publication:
+        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.news && (local === 'name' || local === 'language') ? this.#capturing(Owner.Publication, local, attributes) : Role.Ignored;
       default:
         return Role.Ignored;
@@ -616,9 +627,14 @@ export class SitemapAssembler implements XmlEvents {
    */
   #nextEntryInside(local: string): Role {
     this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${local}> opens inside <${local}> (its </${local}> is missing?); read as the next entry`);
-    if (this.#kind === 'urlset') this.#finishRecord();
-    else this.#finishEntry();
-    this.#stack[this.#stack.length - 1] = Role.EndedEntry;
+    // The entry and the groups open in it (an <image:image> whose end is missing too) end as their end tags would end them.
+    const stack = this.#stack;
+    let depth = stack.length - 1;
+    while (depth > 0 && stack[depth] !== Role.Url && stack[depth] !== Role.Sitemap) depth--;
+    const ended = stack.length - depth;
+    for (let i = 0; i < ended; i++) this.close();
+    for (let i = 0; i < ended; i++) stack.push(Role.EndedEntry);
+    this.#endedEntryContentReported = false;
     return this.#startEntry();
   }
 

@@ -780,6 +780,13 @@ describe('regressions', () => {
     const nested = await parseChunks([new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/1</loc><url><loc>https://a.example/2</loc></url></url></urlset>')]);
     assert.deepEqual(locs(nested), ['https://a.example/1', 'https://a.example/2']);
     assert.deepEqual(rules(nested), ['R6']);
+    // With an <image:image> left open too: the image is kept, and so is every entry after.
+    const imageOpen = await parseChunks([new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url><loc>https://a.example/1</loc><image:image><image:loc>https://a.example/1.png</image:loc>\n<url><loc>https://a.example/2</loc></url>\n<url><loc>https://a.example/3</loc></url>\n</urlset>\n  ')]);
+    assert.deepEqual(imageOpen.entries, [{ loc: 'https://a.example/1', images: [{ loc: 'https://a.example/1.png' }] }, { loc: 'https://a.example/2' }, { loc: 'https://a.example/3' }]);
+    // What follows the nested entry in the ended one is reported once.
+    const after = await parseChunks([new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/1</loc><url><loc>https://a.example/2</loc></url><lastmod>2020-01-01</lastmod><changefreq>daily</changefreq></url></urlset>')]);
+    assert.deepEqual(locs(after), ['https://a.example/1', 'https://a.example/2']);
+    assert.deepEqual(after.diagnostics.map((d) => d.message), ['<url> opens inside <url> (its </url> is missing?); read as the next entry', '<lastmod> comes after an entry nested in the one it belongs to, which has ended; ignored']);
     const index = await parseChunks([new TextEncoder().encode('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://a.example/1.xml</loc>\n<sitemap><loc>https://a.example/2.xml</loc></sitemap>\n<sitemap><loc>https://a.example/3.xml</loc></sitemap></sitemapindex>')]);
     assert.deepEqual(locs(index), ['https://a.example/1.xml', 'https://a.example/2.xml', 'https://a.example/3.xml']);
     assert.deepEqual(rules(index), ['R19', 'R2']);
