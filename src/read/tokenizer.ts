@@ -1376,7 +1376,8 @@ export class XmlTokenizer {
     const top = this.#stack[this.#stack.length - 1];
     if (top === undefined) return FOREIGN;
     const nameEnd = lt + 2 + top.qname.length;
-    if (nameEnd >= buffer.length) return INCOMPLETE;
+    // An end tag already whole though shorter than the open element's name (`</urlset>` at the very end, `<image:image>` open) is another's.
+    if (nameEnd >= buffer.length) return buffer.indexOf('>', lt + 2) === -1 ? INCOMPLETE : this.#mismatchedCloseTag(lt);
     if (!matchesAt(buffer, lt + 2, top.qname) || isNameChar(buffer.charCodeAt(nameEnd))) return this.#mismatchedCloseTag(lt);
     let i = nameEnd;
     while (isSpace(buffer.charCodeAt(i))) i++;

@@ -752,6 +752,13 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, read, whole);
   });
+  it('an end tag at the very end, shorter than the open element\'s name, is read as the end it names', async () => {
+    const text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n<url><loc>https://a.example/1</loc><image:image><image:loc>https://a.example/1.png</image:loc>\n</urlset>';
+    const parsed = await parseChunks([new TextEncoder().encode(text)]);
+    assert.deepEqual(parsed.entries, [{ loc: 'https://a.example/1', images: [{ loc: 'https://a.example/1.png' }] }]);
+    // Before, it waited for more input, and at the end saxes was handed '</urlset>' alone: 'unexpected close tag.' twice.
+    assert.deepEqual(parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`), ['R2 3:1 not well-formed XML: </urlset> comes before </image:image>; read as if the elements inside <urlset> had ended there']);
+  });
   it('a missing </url> or </sitemap>: the next entry opening inside it is read as the next entry, and all after it are kept, at every cut', async () => {
     const urlset = [
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
