@@ -1823,6 +1823,7 @@ class FastSaxesParser extends SaxesParser<{ xmlns: true; position: true }> {
   constructor() {
     super({ xmlns: true, position: true } satisfies SaxesOptions);
     const slots = this as unknown as Record<HandlerSlot, undefined>;
+    // One named store each: a loop would store by key, as on() does.
     slots.xmldeclHandler = undefined;
     slots.textHandler = undefined;
     slots.piHandler = undefined;
