@@ -400,13 +400,15 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: Instance
   let invalid = decoder.encoding !== 'utf-8' && !utf16;
   let decoded = 0;
   let bytesRead = 0;
+  // The byte-order mark the UTF-16 decoder drops (a file that declares UTF-16 may have none).
+  let bomBytes = -1;
   // The last three bytes of the previous chunk: a character, a literal U+FFFD among them, may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
+    if (bomBytes === -1) bomBytes = utf16 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) ? 2 : 0;
     if (!invalid && text.indexOf('\uFFFD') !== -1) {
-      // A UTF-16 file starts with its byte-order mark (how it was recognised), which the decoder drops.
       const at = utf16
-        ? firstInventedUtf16Replacement(carried, chunk, bytesRead, text, 2 + 2 * decoded, decoder.encoding === 'utf-16le')
+        ? firstInventedUtf16Replacement(carried, chunk, bytesRead, text, bomBytes + 2 * decoded, decoder.encoding === 'utf-16le')
         : firstInventedReplacement(carried, chunk, text);
       if (at !== -1) {
         invalid = true;

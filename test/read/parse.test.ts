@@ -203,6 +203,12 @@ describe('encodings', () => {
       assert.deepEqual(await read(randomSplits(bytes, 3)), whole, 'random splits');
     }
   });
+  it('a file declaring UTF-16 without a byte-order mark: its own U+FFFD is not taken for an unpaired surrogate', async () => {
+    // Bytes counted from the file's start, not from after a mark it does not have.
+    const declaration = new TextEncoder().encode('<?xml version="1.0" encoding="UTF-16"?>   ');
+    const parsed = await parseChunks([new Uint8Array([...declaration, 0xfd, 0xff, 0x41, 0x00])]);
+    assert.deepEqual(parsed.diagnostics.filter((d) => d.rule === 'R1').map((d) => d.message), ['the file is encoded in "utf-16", not UTF-8; decoded as utf-16le']);
+  });
   it('bytes that are not UTF-8 after reading stopped at the cap on findings are not reported, however the input was cut', async () => {
     const head = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/&x</loc></url>\n'.repeat(120)}<url><loc>https://a.example/`);
     const bytes = new Uint8Array([...head, 0xff, ...new TextEncoder().encode('</loc></url></urlset>')]);
