@@ -52,6 +52,8 @@ interface EntryReading {
   readonly core: readonly number[];
 }
 const NO_READING: EntryReading = { plan: [], core: [] };
+/** Where a `<url>` can only open because the entry's `</url>` is missing: in it, or in a group in it. */
+const IN_URL: ReadonlySet<Role> = new Set([Role.Url, Role.Image, Role.Video, Role.News, Role.Publication]);
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
 const VIDEO_FIELDS = new Set([
   'thumbnail_loc', 'title', 'description', 'content_loc', 'player_loc', 'duration', 'expiration_date', 'rating', 'view_count',
@@ -497,6 +499,7 @@ export class SitemapAssembler implements XmlEvents {
 
   #child(parent: Role, ns: string, local: string, attributes: readonly XmlAttribute[]): Role {
     const core = ns === this.#coreNs || ns === NS.sitemap;
+    if (core && ((local === 'url' && IN_URL.has(parent)) || (local === 'sitemap' && parent === Role.Sitemap))) return this.#nextEntryInside(local);
     switch (parent) {
       case Role.Root:
         if (this.#kind === 'urlset' || this.#kind === 'sitemapindex') {
@@ -526,13 +529,11 @@ export class SitemapAssembler implements XmlEvents {
         else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, 'lastmod', attributes);
         return Role.Ignored;
       case Role.Sitemap:
-        if (core && local === 'sitemap') return this.#nextEntryInside(local);
         if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local === 'loc' ? 0 : 1, attributes);
         if (core) this.#report('R19', 'error', `<${local}> does not belong in <sitemap> (only <loc> and <lastmod>); ignored`);
         else this.#unknownNamespace(ns);
         return Role.Ignored;
       case Role.Url:
-        if (core && local === 'url') return this.#nextEntryInside(local);
         return this.#urlChild(ns, local, core, attributes);
       case Role.EndedEntry:
         // Each later entry opens inside it too, until the root closes it: read as the entries they are.
@@ -543,13 +544,10 @@ export class SitemapAssembler implements XmlEvents {
         }
         return Role.Ignored;
       case Role.Image:
-        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : Role.Ignored;
       case Role.Video:
-        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : Role.Ignored;
       case Role.News:
-        if (core && local === 'url') return this.#nextEntryInside(local);
         if (ns !== NS.news) return Role.Ignored;
         if (local === 'publication') {
           if (this.#news !== undefined) this.#news.publication = { name: '', language: '' };
@@ -557,7 +555,6 @@ export class SitemapAssembler implements XmlEvents {
         }
         return NEWS_FIELDS.has(local) ? this.#capturing(Owner.News, local, attributes) : Role.Ignored;
       case Role.Publication:
-        if (core && local === 'url') return this.#nextEntryInside(local);
         return ns === NS.news && (local === 'name' || local === 'language') ? this.#capturing(Owner.Publication, local, attributes) : Role.Ignored;
       default:
         return Role.Ignored;
