@@ -27,7 +27,7 @@ const FINDINGS_SHOWN = 3;
 /** Page URLs are written in blocks of about this many characters, waiting for the stream to drain. */
 const WRITE_BLOCK = 64 * 1024;
 
-/** Exit 0 when sitemaps were found and all of them could be read; 1 when none were, or some failed. */
+/** Exit 0 when sitemaps were found and all of them could be read without errors; 1 when none were, some failed, or some have errors. */
 export async function discoverCommand(siteUrl: string, flags: DiscoverFlags, io: CliIo): Promise<number> {
   if (flags.json && flags.urls !== undefined) {
     throw new SitemapError('SM_BAD_OPTION', '--json and --urls both write to standard output; use one of them');
@@ -61,7 +61,8 @@ export async function discoverCommand(siteUrl: string, flags: DiscoverFlags, io:
   if (flags.json) io.stdout.write(`${JSON.stringify(report)}\n`);
   // With --urls the page URLs own stdout, so the tree goes to stderr.
   else (writer === undefined ? io.stdout : io.stderr).write(formatTree(report));
-  return report.totals.sitemaps > 0 && report.totals.failed === 0 ? EXIT_OK : EXIT_FINDINGS;
+  const { sitemaps, failed, invalid } = report.totals;
+  return sitemaps > 0 && failed === 0 && invalid === 0 ? EXIT_OK : EXIT_FINDINGS;
 }
 
 /** `example.com` means `https://example.com/`; anything with a scheme is taken as written. */
@@ -97,9 +98,10 @@ export function formatTree(report: DiscoveryReport): string {
   };
   for (const root of report.sitemaps) walk(root, '', '');
 
-  const { sitemaps, urls, failed } = report.totals;
+  const { sitemaps, urls, failed, invalid } = report.totals;
   if (sitemaps === 0 && failed === 0) return `${text}No sitemaps found in robots.txt or at the usual paths.\n`;
   text += `Found ${plural(sitemaps, 'sitemap')} listing ${plural(urls, 'URL')}`;
+  if (invalid > 0) text += `; ${invalid === 1 ? '1 has' : `${invalid} have`} errors`;
   return `${text}${failed > 0 ? `; ${plural(failed, 'file')} could not be read` : ''}.\n`;
 }
 

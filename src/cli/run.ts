@@ -80,7 +80,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command('discover')
-    .description('find a site\'s sitemaps (robots.txt, the usual paths, every index) and show them as a tree, or print every page URL')
+    .description('find a site\'s sitemaps (robots.txt, the usual paths, every index) and show them as a tree, or print every page URL; exit 1 when none is found, one cannot be read or one has errors')
     .argument('<site-url>', 'the site, e.g. https://example.com (https:// is assumed when no scheme is given)')
     .option('--json', 'print the tree as one JSON object', false)
     .addOption(new Option('--urls [format]', 'print every page URL instead (the tree goes to stderr)').choices(URL_FORMATS).preset('text'))

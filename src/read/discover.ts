@@ -50,6 +50,8 @@ export interface DiscoveredSitemap {
   diagnostics: Diagnostic[];
   /** Findings beyond `maxDiagnostics`, counted only. */
   diagnosticsOmitted?: number;
+  /** Findings of level `error` about the file's content, those beyond `maxDiagnostics` included. */
+  errors: number;
   /** Why the file could not be read (in full). */
   error?: string;
 }
@@ -78,6 +80,8 @@ export interface DiscoveryReport {
     urls: number;
     /** Listed files that could not be read. */
     failed: number;
+    /** Files read that have findings of level `error`. */
+    invalid: number;
   };
 }
 
@@ -161,7 +165,7 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
   progress.files = level.length;
   tell?.();
 
-  const report: DiscoveryReport = { site, robots, sitemaps: [], totals: { sitemaps: 0, urls: 0, failed: 0 } };
+  const report: DiscoveryReport = { site, robots, sitemaps: [], totals: { sitemaps: 0, urls: 0, failed: 0, invalid: 0 } };
   // Level by level, so which copy of a sitemap listed twice gets read does not depend on timing.
   for (let depth = 0; level.length > 0; depth++) {
     const claims = orderedClaims(level.length);
@@ -182,6 +186,7 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
       (pending.parent?.sitemaps ?? report.sitemaps).push(node);
       if (node.error === undefined) report.totals.sitemaps++;
       else report.totals.failed++;
+      if (node.error === undefined && node.errors > 0) report.totals.invalid++;
       report.totals.urls += node.urls;
       if (children.length === 0) continue;
       if (depth + 1 > maxDepth) {
@@ -243,6 +248,7 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
     bytes: 0,
     compressed: false,
     diagnostics: [],
+    errors: 0,
     sitemaps: [],
   };
   const children: string[] = [];
@@ -304,6 +310,7 @@ async function parseInto(
     node.bytes = parsed.bytes;
     node.compressed = parsed.compressed;
     node.diagnostics.push(...parsed.diagnostics);
+    node.errors = parsed.errors;
     const findings = Object.values(parsed.counts).reduce((sum, n) => sum + n, 0);
     if (findings > parsed.diagnostics.length) node.diagnosticsOmitted = findings - parsed.diagnostics.length;
     await fetched.cancel();

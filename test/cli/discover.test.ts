@@ -48,7 +48,7 @@ describe('sitemapkit discover', () => {
     const result = await runCli(['discover', site.origin, '--json', ...NET], { cwd });
     assert.equal(result.code, 1);
     const report = JSON.parse(result.stdout) as DiscoveryReport;
-    assert.deepEqual(report.totals, { sitemaps: 11, urls: 12, failed: 4 });
+    assert.deepEqual(report.totals, { sitemaps: 11, urls: 12, failed: 4, invalid: 0 });
     assert.equal(report.sitemaps[0]?.sitemaps.length, 6);
     assert.deepEqual(report.robots.diagnostics.map((d) => d.rule), ['R27']);
   });
@@ -72,6 +72,36 @@ describe('sitemapkit discover', () => {
     assert.equal(csv.code, 0);
     assert.equal(csv.stdout, `loc,lastmod,changefreq,priority\n"${tidy.origin}/a,b?q=""x""",2026-01-02,,0.5\n${tidy.origin}/plain,,,\n`);
     assert.match(csv.stderr, /\/sitemap\.xml {2}200 {2}urlset, 2 URLs .*\(well-known\)\nFound 1 sitemap listing 2 URLs\.\n$/);
+  });
+
+  test('exit 1 when a sitemap that was read has errors, which the summary and --json count; the page URLs are still printed', async () => {
+    // One clean file, one with a bare & (an error the reader recovers from).
+    const broken = await startServer((request, response, origin) => {
+      if (request.url === '/robots.txt') return void response.writeHead(200).end(`Sitemap: ${origin}/clean.xml\nSitemap: ${origin}/broken.xml\n`);
+      const body: Record<string, string> = {
+        '/clean.xml': `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a</loc></url></urlset>`,
+        '/broken.xml': `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/b?x=1&y=2</loc></url></urlset>`,
+      };
+      const xml = body[request.url ?? ''];
+      if (xml === undefined) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/xml' }).end(xml);
+    });
+    try {
+      const tree = await runCli(['discover', broken.origin], { cwd });
+      assert.equal(tree.code, 1, tree.stderr);
+      assert.match(tree.stdout, /\/broken\.xml {2}200 {2}urlset, 1 URL {2}\d+ B {2}1 finding {2}\(robots\)\n {3}R2 error: not well-formed XML: "&"/);
+      assert.match(tree.stdout, /\nFound 2 sitemaps listing 2 URLs; 1 has errors\.\n$/);
+      const json = await runCli(['discover', broken.origin, '--json'], { cwd });
+      assert.equal(json.code, 1);
+      const report = JSON.parse(json.stdout) as DiscoveryReport;
+      assert.deepEqual(report.totals, { sitemaps: 2, urls: 2, failed: 0, invalid: 1 });
+      assert.deepEqual(report.sitemaps.map((node) => [node.url.replace(broken.origin, ''), node.errors]), [['/clean.xml', 0], ['/broken.xml', 1]]);
+      const urls = await runCli(['discover', broken.origin, '--urls'], { cwd });
+      assert.equal(urls.code, 1);
+      assert.equal(urls.stdout, `${broken.origin}/a\n${broken.origin}/b?x=1&y=2\n`);
+    } finally {
+      await broken.close();
+    }
   });
 
   test('a progress bar on a terminal (stderr), cleared at the end; none when page URLs stream to the same terminal, or with --no-progress', async () => {

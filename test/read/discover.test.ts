@@ -87,7 +87,7 @@ describe('discoverSitemaps on the fixture site', () => {
       ['/sitemap.txt', 200, 'text', 2],
     ]);
     assert.deepEqual(report.sitemaps.map((n) => n.via), ['robots', 'robots', 'robots', 'robots', 'robots', 'robots', 'well-known']);
-    assert.deepEqual(report.totals, { sitemaps: 11, urls: 12, failed: 4 });
+    assert.deepEqual(report.totals, { sitemaps: 11, urls: 12, failed: 4, invalid: 0 });
   });
 
   test('robots.txt: Sitemap: lines from every group, case-insensitive, repeats dropped, a relative one resolved with R27', () => {
@@ -216,7 +216,7 @@ describe('discoverSitemaps edge cases', () => {
     try {
       const report = await discoverSitemaps(server.origin, QUICK);
       assert.deepEqual(report.sitemaps, []);
-      assert.deepEqual(report.totals, { sitemaps: 0, urls: 0, failed: 0 });
+      assert.deepEqual(report.totals, { sitemaps: 0, urls: 0, failed: 0, invalid: 0 });
       assert.deepEqual(report.robots.diagnostics, []);
     } finally {
       await server.close();
