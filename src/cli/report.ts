@@ -4,6 +4,8 @@ import type { BuildSummary, WrittenFile } from '../write/build.ts';
 
 const FILES_SHOWN = 6;
 const LINES_SHOWN = 5;
+/** Under the message column of a group's first line. */
+const INDENT = ' '.repeat(23);
 
 export function formatSummary(summary: BuildSummary, outDir: string): string {
   const n = (x: number): string => x.toLocaleString('en-US');
@@ -60,9 +62,18 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
     const [rule = '', level = ''] = key.split(':');
     const group = groups.get(key) ?? [];
     const count = summary.counts[key] ?? 0;
-    text += `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} ${group[0]?.message ?? ''}\n`;
-    const places = group.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
-    if (places.length > 0) text += `${' '.repeat(23)}at ${places.join(', ')}${count > places.length ? ', …' : ''}\n`;
+    const head = `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} `;
+    const shown = group.slice(0, LINES_SHOWN);
+    const places = shown.map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
+    if (shown.every((d) => d.message === shown[0]?.message)) {
+      text += `${head}${group[0]?.message ?? ''}\n`;
+      if (places.length > 0) text += `${INDENT}at ${places.join(', ')}${count > places.length ? ', …' : ''}\n`;
+      continue;
+    }
+    // One rule covers faults of several kinds (R2: every way XML can be broken): each place with its own message.
+    const width = Math.max(...places.map((place) => place.length));
+    text += shown.map((d, i) => `${i === 0 ? head : INDENT}${(places[i] as string).padEnd(width)}  ${d.message}\n`).join('');
+    if (count > shown.length) text += `${INDENT}… and ${(count - shown.length).toLocaleString('en-US')} more\n`;
   }
   return text;
 }

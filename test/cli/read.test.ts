@@ -46,7 +46,10 @@ describe('sitemapkit validate', () => {
     const plain = await cli(['validate', 'structure-faults.xml']);
     assert.equal(plain.code, 1);
     assert.match(plain.stdout, /structure-faults\.xml: INVALID urlset, 4 URLs/);
-    assert.match(plain.stdout, /R7 +error ×2 .*\n +at structure-faults\.xml:3:\d+, structure-faults\.xml:6:\d+/);
+    // A rule that covers faults of several kinds lists each place with its own message; one kind, its places on one line.
+    assert.match(plain.stdout, /R6 +error ×3 +structure-faults\.xml:4:48 +more than one <loc>.*\n +structure-faults\.xml:5:37 +<url> without <loc>.*\n +structure-faults\.xml:8:48 +<title> does not belong/);
+    assert.match(plain.stdout, /R7 +error ×2 +structure-faults\.xml:3:\d+ +<loc> is out of order.*\n +structure-faults\.xml:6:\d+ +<priority> comes after/);
+    assert.match(plain.stdout, /R23 +error ×1 +<sitemap> does not belong in <urlset>.*\n +at structure-faults\.xml:7:3\n/);
     assert.doesNotMatch(plain.stdout, /XSD/);
     const withSchema = await cli(['validate', 'structure-faults.xml', '--xsd', '--json']);
     const result = JSON.parse(withSchema.stdout) as { valid: boolean; diagnostics: { rule: string }[] };
