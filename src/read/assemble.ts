@@ -217,6 +217,18 @@ export class SitemapAssembler implements XmlEvents {
     return false;
   }
 
+  /** How many entries, from the root's first child in, were ended by the next one opening inside them (`#nextEntryInside`). */
+  get endedEntries(): number {
+    let count = 0;
+    while (this.#stack[count + 1] === Role.EndedEntry) count++;
+    return count;
+  }
+
+  /** Drops the `count` outermost ended entries, as the reader drops them from its own stack at the depth cap; their end tags, if they come, get no event. */
+  forgetEndedEntries(count: number): void {
+    this.#stack.splice(1, count);
+  }
+
   get wantsEntries(): boolean {
     return this.#stack.length === 1 && !this.stopped && (this.#kind === 'urlset' || this.#kind === 'sitemapindex');
   }

@@ -98,6 +98,13 @@ export interface XmlEvents {
   doctype(position: XmlPosition): void;
   /** True once the consumer wants nothing more (at its cap on findings): reading ends in the middle of a chunk. */
   readonly stopped: boolean;
+  /**
+   * How many entries, from the root's first child in, have ended early because the next one
+   * opened inside them (every `</url>` missing nests each entry one deeper).
+   */
+  readonly endedEntries: number;
+  /** Forgets the `count` outermost ended entries: the reader makes room at the depth cap, and their end tags, if they come, get no event. */
+  forgetEndedEntries(count: number): void;
 }
 
 /** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
@@ -424,6 +431,12 @@ export class XmlTokenizer {
   #scope: Scope = this.#rootScope;
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
+  /**
+   * Entries dropped from the stack at the depth cap (`#roomToOpen`), outermost first, in runs of
+   * one name. Should their end tags come after all, once only the root is open, they are taken silently.
+   */
+  readonly #forgotten: { qname: string; count: number }[] = [];
+  #forgottenCount = 0;
   /** The innermost open element has had no child element yet (a misspelt end tag there is most likely its own). */
   #innermostHoldsOnlyText = false;
   /** ...and it has had text that is not whitespace (a field, not a container whose first child is to come). */
@@ -494,6 +507,8 @@ export class XmlTokenizer {
   /** An OWN_MARK_CHAR may be in what saxes hands on (the document's U+FDD0, or a reference to it). */
   #ownMarksUsed = false;
   #saxesDepth = 0;
+  /** Of `#saxesDepth`, the levels of entries forgotten at the depth cap: saxes has them open, the consumer does not. */
+  #saxesForgotten = 0;
   #tooDeep = false;
   #abandoned = false;
   /** Characters written to the fast path so far. */
@@ -815,7 +830,7 @@ export class XmlTokenizer {
     // The common case, `<name>` seen before in this scope: matched in place, no slice, no lookup, no allocation.
     const known = this.#seen(lt);
     if (known !== undefined) {
-      if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+      if (!this.#roomToOpen()) return FOREIGN;
       const end = lt + 2 + known.qname.length;
       if (this.#stack.length === 1 && events.wantsEntries) {
         if (this.#entrySkips > 0) this.#entrySkips--;
@@ -846,7 +861,7 @@ export class XmlTokenizer {
     const qname = buffer.slice(lt + 1, i);
     if (buffer.charCodeAt(i) === Char.Greater) {
       const element = this.#intern(slot, qname);
-      if (element === undefined || this.#stack.length >= MAX_DEPTH) return FOREIGN;
+      if (element === undefined || !this.#roomToOpen()) return FOREIGN;
       events.open(element.ns, element.local, NO_ATTRIBUTES);
       this.#stack.push(element);
       this.#innermostHoldsOnlyText = true;
@@ -908,7 +923,7 @@ export class XmlTokenizer {
       qnames?.add(name);
       i = close + 1;
     }
-    if (this.#stack.length >= MAX_DEPTH) return FOREIGN;
+    if (!this.#roomToOpen()) return FOREIGN;
 
     let scope = this.#scope;
     if (attributes !== undefined) {
@@ -1371,6 +1386,26 @@ export class XmlTokenizer {
     this.#events.malformed(unboundPrefixMessage(prefix), this.position());
   }
 
+  /**
+   * Whether an element may open at the current depth. At the cap, entries ended by the next one
+   * opening inside them make room (with every `</url>` missing, each entry nests one deeper): they
+   * leave the stack, if none of them declared a namespace (later lookups would walk their scopes).
+   */
+  #roomToOpen(): boolean {
+    const stack = this.#stack;
+    if (stack.length < MAX_DEPTH) return true;
+    const ended = Math.min(this.#events.endedEntries, stack.length - 1);
+    if (ended === 0 || stack[ended]?.scope !== stack[0]?.scope) return false;
+    for (const { qname } of stack.splice(1, ended)) {
+      const last = this.#forgotten[this.#forgotten.length - 1];
+      if (last?.qname === qname) last.count++;
+      else this.#forgotten.push({ qname, count: 1 });
+    }
+    this.#forgottenCount += ended;
+    this.#events.forgetEndedEntries(ended);
+    return true;
+  }
+
   #closeTag(lt: number): number {
     const buffer = this.#buffer;
     const top = this.#stack[this.#stack.length - 1];
@@ -1383,8 +1418,18 @@ export class XmlTokenizer {
     while (isSpace(buffer.charCodeAt(i))) i++;
     if (i >= buffer.length) return INCOMPLETE;
     if (buffer.charCodeAt(i) !== Char.Greater) return FOREIGN;
+    if (this.#stack.length === 1 && this.#forgottenCount > 0) {
+      // Entries forgotten at the depth cap are still open: their end tags are missing after all.
+      this.#events.malformed(`</${top.qname}> comes before </${this.#forgotten[this.#forgotten.length - 1]?.qname ?? ''}>; read as if the elements inside <${top.qname}> had ended there`, this.position());
+      this.#forgetNoMore();
+    }
     this.#closeElement();
     return i + 1;
+  }
+
+  #forgetNoMore(): void {
+    this.#forgotten.length = 0;
+    this.#forgottenCount = 0;
   }
 
   /** Notes text (from a `<loc>`, say) in the innermost element, as long as it has no child element. */
@@ -1419,6 +1464,13 @@ export class XmlTokenizer {
     const open = (stack[stack.length - 1] as OpenElement).qname;
     let depth = stack.length - 1;
     while (depth >= 0 && (stack[depth] as OpenElement).qname !== qname) depth--;
+    const forgotten = this.#forgotten[this.#forgotten.length - 1];
+    if (depth === -1 && stack.length === 1 && forgotten?.qname === qname) {
+      // The end of an entry forgotten at the depth cap: the entries were nested after all.
+      if (--forgotten.count === 0) this.#forgotten.pop();
+      this.#forgottenCount--;
+      return i + 1;
+    }
     if (depth === -1 && stack.length > 2 && this.#innermostHoldsOnlyText && this.#innermostHasText) {
       // `<video:title>T</video:description>`: the end of the element that holds only text, misspelt; ignored, the next field would run into it.
       this.#events.malformed(`</${qname}> ends no open element; read as the end of <${open}>, which holds only text`, this.position());
@@ -1430,6 +1482,8 @@ export class XmlTokenizer {
       return i + 1;
     }
     this.#events.malformed(`</${qname}> comes before </${open}>; read as if the elements inside <${qname}> had ended there`, this.position());
+    // Those forgotten at the depth cap end with the root too.
+    if (depth === 0) this.#forgetNoMore();
     while (stack.length > depth) this.#closeElement();
     return i + 1;
   }
@@ -1496,6 +1550,12 @@ export class XmlTokenizer {
   /** Hands the rest of the document to saxes: `rest` starts at `origin`, by default where reading is (the pending text's start, if any). */
   #fallback(rest: string, origin: XmlPosition = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + this.#pos) : this.#pendingTextAt): void {
     const events = this.#events;
+    if (this.#stack.length > 0 && this.#stack.length + this.#forgottenCount > MAX_PARSED_DEPTH) {
+      // saxes would be handed every entry forgotten at the depth cap as open, and it slows down with the square of its depth.
+      events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, origin);
+      this.#abandoned = true;
+      return;
+    }
     const saxes = new FastSaxesParser();
     this.#xml11 = this.#atDocumentStart && XML_1_1_DECL.test(rest);
     this.#saxes = saxes;
@@ -1518,7 +1578,13 @@ export class XmlTokenizer {
         this.#abandoned = true;
         throw ABANDONED;
       }
-      if (this.#saxesDepth > MAX_DEPTH) {
+      if (this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) {
+        // As on the fast path, entries ended by the next one opening inside them make room; saxes keeps them open.
+        const ended = events.endedEntries;
+        events.forgetEndedEntries(ended);
+        this.#saxesForgotten += ended;
+      }
+      if (this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) {
         if (!this.#tooDeep) events.malformed(`elements nested deeper than ${MAX_DEPTH} levels are not read`, this.#saxesPosition());
         this.#tooDeep = true;
         return;
@@ -1538,9 +1604,15 @@ export class XmlTokenizer {
       this.#saxesTagAt = undefined;
     });
     saxes.on('closetag', (tag) => {
-      this.#saxesDepth--;
       this.#markupEnded();
-      if (this.#saxesPriming || this.#saxesDepth >= MAX_DEPTH) return;
+      if (!this.#saxesPriming && this.#saxesForgotten > 0 && this.#saxesDepth - this.#saxesForgotten === 1) {
+        // A forgotten entry's end (only the root is open to the consumer): the entries were nested after all.
+        this.#saxesForgotten--;
+        this.#saxesDepth--;
+        return;
+      }
+      this.#saxesDepth--;
+      if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten >= MAX_DEPTH) return;
       // Where `</name>` starts, as the fast path places what closing finds (only `</name >` is a character off).
       const column = saxes.columnIndex - tag.name.length - 3;
       this.#saxesTagAt = column >= 0 ? this.#saxesPositionAt(saxes.line, column) : undefined;
@@ -1550,7 +1622,7 @@ export class XmlTokenizer {
     saxes.on('text', (text: string) => {
       const lineEnd = text.lastIndexOf('\n');
       this.#saxesTextTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
-      if (this.#saxesPriming || this.#saxesDepth > MAX_DEPTH) return;
+      if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts it: at the text's start.
         events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn));
@@ -1559,7 +1631,7 @@ export class XmlTokenizer {
     });
     saxes.on('cdata', (text: string) => {
       this.#markupEnded();
-      if (!this.#saxesPriming && this.#saxesDepth <= MAX_DEPTH && events.capturing) events.text(this.#unmarked(text));
+      if (!this.#saxesPriming && this.#saxesDepth - this.#saxesForgotten <= MAX_DEPTH && events.capturing) events.text(this.#unmarked(text));
     });
     saxes.on('comment', () => {
       // saxes tells of a comment at its `--`, before the `>` that must follow.
@@ -1573,6 +1645,7 @@ export class XmlTokenizer {
       this.#markupEnded();
       if (!this.#saxesPriming) events.doctype(this.#saxesPosition());
     });
+    let unexpectedCloseAt = -1;
     saxes.on('error', (error: Error) => {
       if (this.#isOwnMark(error)) return;
       // As on the fast path: a prefix used without a declaration is reported once, where its first tag starts.
@@ -1584,6 +1657,11 @@ export class XmlTokenizer {
         return;
       }
       if (this.#saxesPriming) return;
+      // saxes says it for each element one end tag closes early (all the ended entries, with every </url> missing): once is enough.
+      if (error.message.endsWith(UNEXPECTED_CLOSE_TAG)) {
+        if (saxes.position === unexpectedCloseAt) return;
+        unexpectedCloseAt = saxes.position;
+      }
       // saxes says it where the text happens to end (a `<` or the end of a write): placed at the text's start, as the fast path places its findings in a text.
       const position = error.message.endsWith(TEXT_OUTSIDE_ROOT) ? this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn) : this.#saxesPosition();
       events.malformed(stripPosition(error.message), position);
@@ -1596,10 +1674,14 @@ export class XmlTokenizer {
 
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
     // In the prolog, past its start, an empty comment (saxes must not take an XML declaration or a BOM there), or the DOCTYPE read, so saxes knows there was one.
+    const opened = this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth));
+    // Entries forgotten at the depth cap are open to saxes too (their end tags may come), inside the root.
+    const forgotten = this.#forgotten.map(({ qname, count }) => `<${qname}>`.repeat(count)).join('');
+    this.#saxesForgotten = this.#stack.length > 0 ? this.#forgottenCount : 0;
     const priming = this.#rootClosed
       ? '<r/>'
       : this.#stack.length > 0
-        ? this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth)).join('')
+        ? `${opened[0] ?? ''}${forgotten}${opened.slice(1).join('')}`
         : this.#atDocumentStart
           ? ''
           : this.#doctypeSeen
@@ -1810,6 +1892,7 @@ const DECIMAL_DIGITS = /^[0-9]+$/;
 const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
 
 const TEXT_OUTSIDE_ROOT = 'text data outside of root node.';
+const UNEXPECTED_CLOSE_TAG = 'unexpected close tag.';
 type HandlerSlot = 'xmldeclHandler' | 'textHandler' | 'piHandler' | 'doctypeHandler' | 'commentHandler' | 'openTagStartHandler' | 'attributeHandler' | 'openTagHandler' | 'closeTagHandler' | 'cdataHandler' | 'errorHandler' | 'endHandler' | 'readyHandler';
 
 /**

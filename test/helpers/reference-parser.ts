@@ -33,10 +33,18 @@ export function referenceParse(text: string, base?: string): ReferenceResult {
     onKind: () => undefined,
   });
   // The reader does not read below MAX_DEPTH (and says so); the reference skips the same elements.
+  // Entries ended by the next one opening inside them make room at that depth, as in the reader:
+  // `forgotten` of the `depth` open elements are theirs, and their end tags get no event.
   let depth = 0;
+  let forgotten = 0;
   parser.on('opentag', (tag: SaxesTagNS) => {
     depth++;
-    if (depth > MAX_DEPTH) return;
+    if (depth - forgotten > MAX_DEPTH) {
+      const ended = assembler.endedEntries;
+      assembler.forgetEndedEntries(ended);
+      forgotten += ended;
+    }
+    if (depth - forgotten > MAX_DEPTH) return;
     const attributes: XmlAttribute[] = [];
     for (const attribute of Object.values(tag.attributes)) {
       if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
@@ -45,12 +53,17 @@ export function referenceParse(text: string, base?: string): ReferenceResult {
     assembler.open(tag.uri, tag.local, attributes);
   });
   parser.on('closetag', () => {
+    if (forgotten > 0 && depth - forgotten === 1) {
+      forgotten--;
+      depth--;
+      return;
+    }
     depth--;
-    if (depth >= MAX_DEPTH) return;
+    if (depth - forgotten >= MAX_DEPTH) return;
     assembler.close();
   });
   const onText = (chunk: string): void => {
-    if (depth <= MAX_DEPTH && assembler.capturing) assembler.text(chunk);
+    if (depth - forgotten <= MAX_DEPTH && assembler.capturing) assembler.text(chunk);
   };
   parser.on('text', onText);
   parser.on('cdata', onText);

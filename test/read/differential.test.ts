@@ -255,6 +255,15 @@ before(async () => {
     'generated: nested deeper than MAX_DEPTH',
     `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://www.example.com/deep</loc>${open}<loc>x</loc>${close}</url><url><loc>https://www.example.com/after</loc></url></urlset>`,
   );
+  // Entries nested in one another past MAX_DEPTH: the ended ones make room (as when every </url> is missing), and their end tags come after all.
+  const nested = (n: number, attributes: string, inmost: string): string =>
+    Array.from({ length: n }, (_, i) => `<url${attributes}><loc>https://www.example.com/${i}</loc>${i === n - 1 ? inmost : ''}\n`).join('') + '</url>'.repeat(n);
+  documents.set('generated: entries nested deeper than MAX_DEPTH', `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${nested(MAX_DEPTH + 6, '', '')}</urlset>`);
+  // The same declaring a namespace in each (the fast path hands them to saxes) and with a tag saxes reads in the innermost.
+  documents.set(
+    'generated: entries nested deeper than MAX_DEPTH, declaring namespaces',
+    `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${nested(MAX_DEPTH + 6, ' xmlns:q="urn:q"', '<p:x xmlns:p=" urn:p "/>')}</urlset>`,
+  );
 });
 
 describe('differential: the reader agrees with a conforming parser (saxes)', () => {

@@ -804,6 +804,44 @@ describe('regressions', () => {
     assert.deepEqual(locs(index), ['https://a.example/1.xml', 'https://a.example/2.xml', 'https://a.example/3.xml']);
     assert.deepEqual(rules(index), ['R19', 'R2']);
   });
+  it('every </url> missing: each entry nests one deeper, and at the depth cap the ended ones make room, so all are read, at every cut', async () => {
+    const bytes = readFixture('missing-url-ends.xml');
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
+    const whole = await read([bytes]);
+    const entries = whole.filter((line) => line.startsWith('{'));
+    const findings = whole.filter((line) => !line.startsWith('{'));
+    // Before, reading stopped at the cap: 57 entries, then "elements nested deeper than 64 levels are not read".
+    assert.equal(entries.length, 100);
+    assert.equal(entries[0], '{"loc":"https://www.example.com/page-1","lastmod":"2026-11-02"} 4:3');
+    assert.equal(entries[99], '{"loc":"https://www.example.com/page-100","lastmod":"2026-11-17","images":[{"loc":"https://www.example.com/page-100.jpg"}]} 103:3');
+    assert.deepEqual(new Set(findings.slice(0, 99).map((line) => line.replace(/ \d+:\d+ /, ' '))), new Set(['R6 <url> opens inside <url> (its </url> is missing?); read as the next entry']));
+    assert.deepEqual(findings.slice(99), ['R2 104:1 not well-formed XML: </urlset> comes before </image:image>; read as if the elements inside <urlset> had ended there']);
+    // Every cut around the entries where the cap is first met, byte by byte and at random splits.
+    const text = new TextDecoder().decode(bytes);
+    const from = text.indexOf('page-50<');
+    for (let cut = from; cut < text.indexOf('page-60<'); cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
+    assert.deepEqual(await read(byteByByte(bytes)), whole, 'byte by byte');
+    assert.deepEqual(await read(randomSplits(bytes, 12)), whole, 'random splits');
+    // Where saxes reads (it keeps the ended entries open, up to its own limit of 1024 levels), the same.
+    const viaSaxes = await parseChunks([new TextEncoder().encode(text.replace('<urlset', '<!DOCTYPE urlset []>\n<urlset'))]);
+    assert.equal(viaSaxes.entries.length, 100);
+    assert.deepEqual(rules(viaSaxes), ['R2', 'R6']);
+    // saxes complains once for each element </urlset> ends early: said once (before, 100 times, and reading stopped at the cap on them).
+    assert.deepEqual(viaSaxes.diagnostics.filter((d) => d.rule === 'R2' && d.level === 'error').map((d) => `${d.line}:${d.column} ${d.message}`), ['105:10 not well-formed XML: unexpected close tag.']);
+  });
+  it('entries nested in one another, well-formed, deeper than the cap: all read, one finding each, and no R2, on both paths', async () => {
+    const nested = (n: number): string =>
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: n }, (_, i) => `<url><loc>https://a.example/${i}</loc>`).join('')}${'</url>'.repeat(n)}</urlset>`;
+    for (const text of [nested(200), `<!DOCTYPE urlset []>${nested(200)}`, nested(200).replace('<loc>https://a.example/199</loc>', '<loc>https://a.example/199</loc><p:x xmlns:p=" urn:p "/>')]) {
+      const parsed = await parseChunks([new TextEncoder().encode(text)]);
+      assert.equal(parsed.entries.length, 200, text.slice(0, 30));
+      assert.deepEqual(rules(parsed, 'error'), ['R6']);
+    }
+    // A </url> short: the root's end says so, as it does when no entry was forgotten.
+    const short = await parseChunks([new TextEncoder().encode(nested(200).replace('</url></urlset>', '</urlset>'))]);
+    assert.equal(short.entries.length, 200);
+    assert.deepEqual(short.diagnostics.filter((d) => d.rule === 'R2').map((d) => d.message), ['not well-formed XML: </urlset> comes before </url>; read as if the elements inside <urlset> had ended there']);
+  });
   it('a prefix used without a declaration is reported once and read as meant: every entry and image kept, however the file was cut', async () => {
     const entry = (n: number): string => `<url><loc>https://a.example/${n}</loc><image:image><image:loc>https://a.example/${n}.png</image:loc></image:image></url>\n`;
     const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 x.xsd">\n${Array.from({ length: 300 }, (_, n) => entry(n)).join('')}</urlset>\n`;

@@ -48,6 +48,10 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
     },
     malformed: (message, position) => assembler.malformed(message, position),
     doctype: (position) => assembler.doctype(position),
+    get endedEntries() {
+      return assembler.endedEntries;
+    },
+    forgetEndedEntries: (count) => assembler.forgetEndedEntries(count),
   };
   tokenizer = new XmlTokenizer(events);
   for (const chunk of chunks) {
@@ -230,6 +234,8 @@ describe('stopping', () => {
         malformed++;
       },
       doctype: () => undefined,
+      endedEntries: 0,
+      forgetEndedEntries: () => undefined,
     };
     const tokenizer = new XmlTokenizer(events);
     // A DOCTYPE hands the document to saxes; each NUL is then one of its errors.
