@@ -127,10 +127,15 @@ function shownFindings(node: DiscoveredSitemap): Diagnostic[] {
 
 function findingLines(diagnostics: readonly Diagnostic[], omitted: number, indent: string): string {
   let text = '';
-  for (const d of diagnostics.slice(0, FINDINGS_SHOWN)) text += `${indent}${d.rule} ${d.level}: ${d.message}${d.line === undefined ? '' : ` (line ${d.line})`}\n`;
+  for (const d of diagnostics.slice(0, FINDINGS_SHOWN)) text += `${indent}${d.rule} ${d.level}: ${d.message}${place(d)}\n`;
   const more = diagnostics.length - FINDINGS_SHOWN + omitted;
   if (more > 0) text += `${indent}… ${plural(more, 'more finding')} (--json lists them)\n`;
   return text;
+}
+
+function place(d: Diagnostic): string {
+  if (d.line === undefined) return '';
+  return d.column === undefined ? ` (line ${d.line})` : ` (line ${d.line}, column ${d.column})`;
 }
 
 function plural(count: number, noun: string): string {
