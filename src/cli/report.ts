@@ -4,6 +4,8 @@ import type { BuildSummary, WrittenFile } from '../write/build.ts';
 
 const FILES_SHOWN = 6;
 const LINES_SHOWN = 5;
+/** Kinds of finding shown under one rule and level. */
+const KINDS_SHOWN = 5;
 /** Under the message column of a group's first line. */
 const INDENT = ' '.repeat(23);
 
@@ -39,7 +41,12 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** Findings grouped by rule and level, most severe first, each with its first few places. */
+/** What varies from one finding of a kind to the next (quoted text, tag names, excerpts, numbers), left out: the kind's key. */
+function kindOf(message: string): string {
+  return message.replace(/"[^"]*"/g, '""').replace(/\([^()]*\)/g, '()').replace(/<[^<>]*>/g, '<>').replace(/\d+/g, '0');
+}
+
+/** Findings grouped by rule and level, most severe first; in a group, each kind of finding with its first few places. */
 export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnostics'>): string {
   const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
   if (total === 0) return '';
@@ -63,17 +70,24 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
     const group = groups.get(key) ?? [];
     const count = summary.counts[key] ?? 0;
     const head = `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} `;
-    const shown = group.slice(0, LINES_SHOWN);
-    const places = shown.map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
-    if (shown.every((d) => d.message === shown[0]?.message)) {
-      text += `${head}${group[0]?.message ?? ''}\n`;
-      if (places.length > 0) text += `${INDENT}at ${places.join(', ')}${count > places.length ? ', …' : ''}\n`;
-      continue;
+    // One rule covers faults of several kinds (R2: every way XML can be broken): each kind with its own message and places.
+    const kinds = new Map<string, Diagnostic[]>();
+    for (const d of group) {
+      const kind = kindOf(d.message);
+      const same = kinds.get(kind);
+      if (same === undefined) kinds.set(kind, [d]);
+      else same.push(d);
     }
-    // One rule covers faults of several kinds (R2: every way XML can be broken): each place with its own message.
-    const width = Math.max(...places.map((place) => place.length));
-    text += shown.map((d, i) => `${i === 0 ? head : INDENT}${(places[i] as string).padEnd(width)}  ${d.message}\n`).join('');
-    if (count > shown.length) text += `${INDENT}… and ${(count - shown.length).toLocaleString('en-US')} more\n`;
+    if (kinds.size === 0) text += `${head}\n`;
+    let listed = 0;
+    for (const same of [...kinds.values()].slice(0, KINDS_SHOWN)) {
+      const tally = kinds.size > 1 && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
+      text += `${listed === 0 ? head : INDENT}${(same[0] as Diagnostic).message}${tally}\n`;
+      const places = same.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
+      text += `${INDENT}at ${places.join(', ')}${same.length > places.length ? ', …' : ''}\n`;
+      listed += same.length;
+    }
+    if (count > listed) text += `${INDENT}… and ${(count - listed).toLocaleString('en-US')} more\n`;
   }
   return text;
 }

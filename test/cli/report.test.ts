@@ -4,23 +4,34 @@ import type { Diagnostic } from '../../src/model/diagnostic.ts';
 import { formatFindings } from '../../src/cli/report.ts';
 
 const at = (line: number, message: string): Diagnostic => ({ rule: 'R2', level: 'error', message, file: 'f.xml', line, column: 1 });
+const bare = (excerpt: string): string => `not well-formed XML: "&" that starts no entity reference ("${excerpt}"); read literally, write &amp;`;
 
-test('a group of several kinds: each place shown with its message, then how many more; one kind: the places on one line', () => {
-  const mixed = [at(1, 'bare &'), at(22, 'stray </lo>'), at(3, 'bare &'), at(4, 'U+0001'), at(5, 'bare &'), at(6, 'bare &'), at(7, 'bare &')];
+test('a group of several kinds: each kind with its first message, how many, and its places, however far down the first of a kind comes', () => {
+  // Six bare & (each its own excerpt), then a stray end tag and an undeclared prefix: both shown, though past the fifth finding.
+  const findings = [1, 2, 3, 4, 5, 6].map((line) => at(line, bare(`a=${line}&b`)));
+  findings.push(at(9, 'not well-formed XML: </lastmod> ends no open element (<url> is open); ignored'), at(10, 'not well-formed XML: </lo> ends no open element (<url> is open); ignored'));
+  findings.push(at(12, 'not well-formed XML: unbound namespace prefix "image" (no xmlns:image declares it); read as in an unknown namespace'));
   assert.equal(
-    formatFindings({ counts: { 'R2:error': 8 }, diagnostics: mixed }),
+    formatFindings({ counts: { 'R2:error': 11 }, diagnostics: findings }),
     [
       '',
-      '8 findings (8 errors), by rule:',
-      '  R2    error ×8       f.xml:1:1   bare &',
-      '                       f.xml:22:1  stray </lo>',
-      '                       f.xml:3:1   bare &',
-      '                       f.xml:4:1   U+0001',
-      '                       f.xml:5:1   bare &',
-      '                       … and 3 more',
+      '11 findings (11 errors), by rule:',
+      `  R2    error ×11      ${bare('a=1&b')}  (×6)`,
+      '                       at f.xml:1:1, f.xml:2:1, f.xml:3:1, f.xml:4:1, f.xml:5:1, …',
+      '                       not well-formed XML: </lastmod> ends no open element (<url> is open); ignored  (×2)',
+      '                       at f.xml:9:1, f.xml:10:1',
+      '                       not well-formed XML: unbound namespace prefix "image" (no xmlns:image declares it); read as in an unknown namespace',
+      '                       at f.xml:12:1',
+      // Counted but not kept (past maxDiagnostics).
+      '                       … and 2 more',
       '',
     ].join('\n'),
   );
-  const same = [at(1, 'bare &'), at(2, 'bare &')];
-  assert.equal(formatFindings({ counts: { 'R2:error': 2 }, diagnostics: same }), '\n2 findings (2 errors), by rule:\n  R2    error ×2       bare &\n                       at f.xml:1:1, f.xml:2:1\n');
+});
+
+test('a group of one kind: its message once, its places on one line', () => {
+  assert.equal(
+    formatFindings({ counts: { 'R2:error': 2 }, diagnostics: [at(1, bare('x&y')), at(2, bare('z&w'))] }),
+    `\n2 findings (2 errors), by rule:\n  R2    error ×2       ${bare('x&y')}\n                       at f.xml:1:1, f.xml:2:1\n`,
+  );
 });
