@@ -194,7 +194,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       if (at >= 0 && at < chunk.length) {
         // Reported in its place among the findings, and only if reading gets there.
         tokenizer.write(chunk.slice(0, at), controls.checked);
-        if (!assembler.stopped) this.report({ rule: 'R1', level: 'error', message: invalidMessage, ...tokenizer.writtenTo() });
+        if (!assembler.stopped && !tokenizer.stopped) this.report({ rule: 'R1', level: 'error', message: invalidMessage, ...tokenizer.writtenTo() });
         tokenizer.write(chunk.slice(at), controls.checked);
       } else {
         tokenizer.write(chunk, controls.checked);
@@ -202,6 +202,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       written += chunk.length;
       if (queue.length > 0) yield flush();
       if (assembler.stopped) return;
+      // What is left is not read: no need to decompress and decode it.
+      if (tokenizer.stopped) break;
     }
     tokenizer.end();
     assembler.finish();

@@ -111,6 +111,8 @@ export interface XmlEvents {
 export const MAX_DEPTH = 64;
 /** Past this depth reading stops: saxes slows down with the square of the depth, so a few MB of nesting would take minutes. */
 export const MAX_PARSED_DEPTH = 1024;
+/** Entries the reader forgets at the depth cap (see `#roomToOpen`) at most: a sitemap holds 50,000, each with groups. */
+const MAX_FORGOTTEN = 200_000;
 export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
 
 const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -432,11 +434,10 @@ export class XmlTokenizer {
   readonly #internedNames: (OpenElement[] | undefined)[] = new Array<OpenElement[] | undefined>(INTERNED_SLOTS).fill(undefined);
   #rootClosed = false;
   /**
-   * Entries dropped from the stack at the depth cap (`#roomToOpen`), outermost first, in runs of
-   * one name. Should their end tags come after all, once only the root is open, they are taken silently.
+   * The names of the elements dropped from the stack at the depth cap (`#roomToOpen`), outermost
+   * first. Should their end tags come after all, once only the root is open, they are taken silently.
    */
-  readonly #forgotten: { qname: string; count: number }[] = [];
-  #forgottenCount = 0;
+  readonly #forgotten: string[] = [];
   /** The innermost open element has had no child element yet (a misspelt end tag there is most likely its own). */
   #innermostHoldsOnlyText = false;
   /** ...and it has had text that is not whitespace (a field, not a container whose first child is to come). */
@@ -530,6 +531,11 @@ export class XmlTokenizer {
 
   constructor(events: XmlEvents) {
     this.#events = events;
+  }
+
+  /** True once reading has stopped for good (nesting past MAX_PARSED_DEPTH, or the consumer stopped it): what is written after is not read. */
+  get stopped(): boolean {
+    return this.#abandoned;
   }
 
   /** Feeds the next piece of decoded text; `controlsChecked` when the caller has made sure it holds no C0 control but tab, LF and CR. */
@@ -1395,13 +1401,8 @@ export class XmlTokenizer {
     const stack = this.#stack;
     if (stack.length < MAX_DEPTH) return true;
     const ended = Math.min(this.#events.endedEntries, stack.length - 1);
-    if (ended === 0 || stack[ended]?.scope !== stack[0]?.scope) return false;
-    for (const { qname } of stack.splice(1, ended)) {
-      const last = this.#forgotten[this.#forgotten.length - 1];
-      if (last?.qname === qname) last.count++;
-      else this.#forgotten.push({ qname, count: 1 });
-    }
-    this.#forgottenCount += ended;
+    if (ended === 0 || stack[ended]?.scope !== stack[0]?.scope || this.#forgotten.length + ended > MAX_FORGOTTEN) return false;
+    for (const { qname } of stack.splice(1, ended)) this.#forgotten.push(qname);
     this.#events.forgetEndedEntries(ended);
     return true;
   }
@@ -1418,19 +1419,15 @@ export class XmlTokenizer {
     while (isSpace(buffer.charCodeAt(i))) i++;
     if (i >= buffer.length) return INCOMPLETE;
     if (buffer.charCodeAt(i) !== Char.Greater) return FOREIGN;
-    if (this.#stack.length === 1 && this.#forgottenCount > 0) {
+    if (this.#stack.length === 1 && this.#forgotten.length > 0) {
       // Entries forgotten at the depth cap are still open: their end tags are missing after all.
-      this.#events.malformed(`</${top.qname}> comes before </${this.#forgotten[this.#forgotten.length - 1]?.qname ?? ''}>; read as if the elements inside <${top.qname}> had ended there`, this.position());
-      this.#forgetNoMore();
+      this.#events.malformed(`</${top.qname}> comes before </${this.#forgotten[this.#forgotten.length - 1] ?? ''}>; read as if the elements inside <${top.qname}> had ended there`, this.position());
+      this.#forgotten.length = 0;
     }
     this.#closeElement();
     return i + 1;
   }
 
-  #forgetNoMore(): void {
-    this.#forgotten.length = 0;
-    this.#forgottenCount = 0;
-  }
 
   /** Notes text (from a `<loc>`, say) in the innermost element, as long as it has no child element. */
   #noteText(text: string): void {
@@ -1464,11 +1461,9 @@ export class XmlTokenizer {
     const open = (stack[stack.length - 1] as OpenElement).qname;
     let depth = stack.length - 1;
     while (depth >= 0 && (stack[depth] as OpenElement).qname !== qname) depth--;
-    const forgotten = this.#forgotten[this.#forgotten.length - 1];
-    if (depth === -1 && stack.length === 1 && forgotten?.qname === qname) {
+    if (depth === -1 && stack.length === 1 && this.#forgotten[this.#forgotten.length - 1] === qname) {
       // The end of an entry forgotten at the depth cap: the entries were nested after all.
-      if (--forgotten.count === 0) this.#forgotten.pop();
-      this.#forgottenCount--;
+      this.#forgotten.pop();
       return i + 1;
     }
     if (depth === -1 && stack.length > 2 && this.#innermostHoldsOnlyText && this.#innermostHasText) {
@@ -1483,7 +1478,7 @@ export class XmlTokenizer {
     }
     this.#events.malformed(`</${qname}> comes before </${open}>; read as if the elements inside <${qname}> had ended there`, this.position());
     // Those forgotten at the depth cap end with the root too.
-    if (depth === 0) this.#forgetNoMore();
+    if (depth === 0) this.#forgotten.length = 0;
     while (stack.length > depth) this.#closeElement();
     return i + 1;
   }
@@ -1550,12 +1545,6 @@ export class XmlTokenizer {
   /** Hands the rest of the document to saxes: `rest` starts at `origin`, by default where reading is (the pending text's start, if any). */
   #fallback(rest: string, origin: XmlPosition = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + this.#pos) : this.#pendingTextAt): void {
     const events = this.#events;
-    if (this.#stack.length > 0 && this.#stack.length + this.#forgottenCount > MAX_PARSED_DEPTH) {
-      // saxes would be handed every entry forgotten at the depth cap as open, and it slows down with the square of its depth.
-      events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, origin);
-      this.#abandoned = true;
-      return;
-    }
     const saxes = new FastSaxesParser();
     this.#xml11 = this.#atDocumentStart && XML_1_1_DECL.test(rest);
     this.#saxes = saxes;
@@ -1657,8 +1646,8 @@ export class XmlTokenizer {
         return;
       }
       if (this.#saxesPriming) return;
-      // saxes says it for each element one end tag closes early (all the ended entries, with every </url> missing): once is enough.
-      if (error.message.endsWith(UNEXPECTED_CLOSE_TAG)) {
+      // saxes says these for each element one end tag, or the end of the input, ends early (all the ended entries, with every </url> missing): once is enough.
+      if (error.message.endsWith(UNEXPECTED_CLOSE_TAG) || error.message.includes(UNCLOSED_TAG)) {
         if (saxes.position === unexpectedCloseAt) return;
         unexpectedCloseAt = saxes.position;
       }
@@ -1675,9 +1664,12 @@ export class XmlTokenizer {
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
     // In the prolog, past its start, an empty comment (saxes must not take an XML declaration or a BOM there), or the DOCTYPE read, so saxes knows there was one.
     const opened = this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth));
-    // Entries forgotten at the depth cap are open to saxes too (their end tags may come), inside the root.
-    const forgotten = this.#forgotten.map(({ qname, count }) => `<${qname}>`.repeat(count)).join('');
-    this.#saxesForgotten = this.#stack.length > 0 ? this.#forgottenCount : 0;
+    // Entries forgotten at the depth cap are open to saxes too (their end tags may come), inside the root;
+    // unless that is deeper than saxes reads (its lookups walk every open tag): then it is given none, and
+    // reads on (a file with every </url> missing has none to come).
+    const replayed = this.#stack.length > 0 && this.#stack.length + this.#forgotten.length <= MAX_PARSED_DEPTH ? this.#forgotten : [];
+    const forgotten = replayed.map((qname) => `<${qname}>`).join('');
+    this.#saxesForgotten = replayed.length;
     const priming = this.#rootClosed
       ? '<r/>'
       : this.#stack.length > 0
@@ -1893,6 +1885,7 @@ const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
 
 const TEXT_OUTSIDE_ROOT = 'text data outside of root node.';
 const UNEXPECTED_CLOSE_TAG = 'unexpected close tag.';
+const UNCLOSED_TAG = 'unclosed tag: ';
 type HandlerSlot = 'xmldeclHandler' | 'textHandler' | 'piHandler' | 'doctypeHandler' | 'commentHandler' | 'openTagStartHandler' | 'attributeHandler' | 'openTagHandler' | 'closeTagHandler' | 'cdataHandler' | 'errorHandler' | 'endHandler' | 'readyHandler';
 
 /**
