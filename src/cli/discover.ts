@@ -101,7 +101,7 @@ export function formatTree(report: DiscoveryReport): string {
   const { sitemaps, urls, failed, invalid } = report.totals;
   if (sitemaps === 0 && failed === 0) return `${text}No sitemaps found in robots.txt or at the usual paths.\n`;
   text += `Found ${plural(sitemaps, 'sitemap')} listing ${plural(urls, 'URL')}`;
-  if (invalid > 0) text += `; ${invalid === 1 ? '1 has' : `${invalid} have`} errors`;
+  if (invalid > 0) text += `; ${plural(invalid, 'sitemap')} ${invalid === 1 ? 'has' : 'have'} errors`;
   return `${text}${failed > 0 ? `; ${plural(failed, 'file')} could not be read` : ''}.\n`;
 }
 

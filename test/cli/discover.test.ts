@@ -90,7 +90,7 @@ describe('sitemapkit discover', () => {
       const tree = await runCli(['discover', broken.origin], { cwd });
       assert.equal(tree.code, 1, tree.stderr);
       assert.match(tree.stdout, /\/broken\.xml {2}200 {2}urlset, 1 URL {2}\d+ B {2}1 finding {2}\(robots\)\n {3}R2 error: not well-formed XML: "&" .*; read literally, write &amp; \(line 1, column \d+\)\n/);
-      assert.match(tree.stdout, /\nFound 2 sitemaps listing 2 URLs; 1 has errors\.\n$/);
+      assert.match(tree.stdout, /\nFound 2 sitemaps listing 2 URLs; 1 sitemap has errors\.\n$/);
       const json = await runCli(['discover', broken.origin, '--json'], { cwd });
       assert.equal(json.code, 1);
       const report = JSON.parse(json.stdout) as DiscoveryReport;
