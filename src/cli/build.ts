@@ -1,12 +1,12 @@
 /** `sitemapkit build`: flags → input stream → writeSourceItems → summary. */
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../publish/write-sitemaps.ts';
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../sources/index.ts';
 import type { BuildSummary } from '../write/build.ts';
-import { SitemapError } from '../errors.ts';
+import type { SitemapError } from '../errors.ts';
+import { openFile } from './files.ts';
 import { startProgress, type Progress } from './progress.ts';
 import { formatSummary, formatFindings } from './report.ts';
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
@@ -94,21 +94,7 @@ function jsonReport(summary: BuildSummary, published: boolean): Record<string, u
 
 async function openInput(input: string, io: CliIo): Promise<{ bytes: AsyncIterable<Uint8Array>; size?: number; close: () => Promise<void> }> {
   if (input === '-') return { bytes: asBytes(io.stdin), close: async () => {} };
-  const path = resolve(io.cwd, input);
-  try {
-    const handle = await open(path, 'r');
-    const stat = await handle.stat();
-    if (stat.isDirectory()) {
-      await handle.close();
-      throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
-    }
-    const stream = handle.createReadStream({ highWaterMark: 1 << 20, autoClose: false });
-    return { bytes: stream, size: stat.size, close: () => handle.close() };
-  } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String(cause);
-    throw new SitemapError('SM_INPUT_UNREADABLE', `cannot read input "${input}": ${reason}`, { cause });
-  }
+  return openFile(resolve(io.cwd, input), `input "${input}"`, 1 << 20);
 }
 
 async function* asBytes(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {

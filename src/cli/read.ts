@@ -1,6 +1,4 @@
 /** `sitemapkit parse` and `sitemapkit validate`: one file, URL or standard input → entries or findings. */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
@@ -9,6 +7,7 @@ import { parseSitemap, type ByteSource } from '../read/parse.ts';
 import { LISTS_SITEMAPS } from '../read/types.ts';
 import { validateSitemap } from '../read/validate.ts';
 import { schemaDiagnostics } from '../read/xsd.ts';
+import { openFile } from './files.ts';
 import { formatBytes, formatFindings } from './report.ts';
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
 
@@ -47,13 +46,8 @@ async function openSource(input: string, flags: ReadFlags, io: CliIo): Promise<O
     if (!response.ok) throw new SitemapError('SM_INPUT_UNREADABLE', `cannot fetch ${input}: ${response.message}`);
     return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input };
   }
-  const path = resolve(io.cwd, input);
-  try {
-    await (await open(path, 'r')).close();
-  } catch (cause) {
-    throw new SitemapError('SM_INPUT_UNREADABLE', `cannot read "${input}": ${(cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (cause as Error).message}`, { cause });
-  }
-  return withBase({ bytes: createReadStream(path, { highWaterMark: WRITE_BLOCK }), name: input });
+  const { bytes } = await openFile(resolve(io.cwd, input), `"${input}"`, WRITE_BLOCK, true);
+  return withBase({ bytes, name: input });
 }
 
 const located = (name: string) => (diagnostic: Diagnostic): Diagnostic => ({ ...diagnostic, file: name });

@@ -31,6 +31,8 @@ describe('sitemapkit parse', () => {
     const missing = await cli(['parse', 'nope.xml']);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'sitemapkit: cannot read "nope.xml": no such file\n');
+    // A folder opens, and failed only at the first read: an uncaught EISDIR.
+    for (const command of ['parse', 'validate']) assert.deepEqual(await cli([command, '.']), { code: 1, stdout: '', stderr: 'sitemapkit: cannot read ".": it is a folder\n' });
     assert.equal((await cli(['parse', 'index.xml', '--json', '--ndjson'])).code, 2);
   });
 });
