@@ -41,6 +41,13 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** `file:line:column`, as much of it as the finding has (a finding about the whole file has no line). */
+function place(d: Diagnostic): string {
+  const file = d.file ?? 'record';
+  if (d.line === undefined) return file;
+  return d.column === undefined ? `${file}:${d.line}` : `${file}:${d.line}:${d.column}`;
+}
+
 /** What varies from one finding of a kind to the next (quoted text, tag names, excerpts, numbers), left out: the kind's key. */
 function kindOf(message: string): string {
   return message.replace(/"[^"]*"/g, '""').replace(/\([^()]*\)/g, '()').replace(/<[^<>]*>/g, '<>').replace(/\d+/g, '0');
@@ -83,7 +90,7 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
     for (const same of [...kinds.values()].slice(0, KINDS_SHOWN)) {
       const tally = kinds.size > 1 && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
       text += `${listed === 0 ? head : INDENT}${(same[0] as Diagnostic).message}${tally}\n`;
-      const places = same.slice(0, LINES_SHOWN).map((d) => `${d.file ?? 'record'}:${d.line ?? '?'}${d.column === undefined ? '' : `:${d.column}`}`);
+      const places = same.slice(0, LINES_SHOWN).map(place);
       text += `${INDENT}at ${places.join(', ')}${same.length > places.length ? ', …' : ''}\n`;
       listed += same.length;
     }

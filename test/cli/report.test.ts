@@ -35,3 +35,8 @@ test('a group of one kind: its message once, its places on one line', () => {
     `\n2 findings (2 errors), by rule:\n  R2    error ×2       ${bare('x&y')}\n                       at f.xml:1:1, f.xml:2:1\n`,
   );
 });
+
+test('a finding about the whole file is placed at the file, without a line', () => {
+  const empty: Diagnostic = { rule: 'R5', level: 'error', message: 'the file holds only whitespace', file: 'stdin' };
+  assert.equal(formatFindings({ counts: { 'R5:error': 1 }, diagnostics: [empty] }), '\n1 finding (1 error), by rule:\n  R5    error ×1       the file holds only whitespace\n                       at stdin\n');
+});
