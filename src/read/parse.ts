@@ -354,8 +354,13 @@ async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8
 }
 
 async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
-  if (head.length > 0) yield head;
-  for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  try {
+    if (head.length > 0) yield head;
+    for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  } finally {
+    // Left early too (reading stopped, or the consumer broke off): the source is let go, a file closed.
+    await rest.return?.();
+  }
 }
 
 async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIterator<string>]> {
@@ -371,8 +376,12 @@ async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIter
 }
 
 async function* prependText(head: string, rest: AsyncIterator<string>): AsyncGenerator<string> {
-  if (head !== '') yield head;
-  for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  try {
+    if (head !== '') yield head;
+    for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
+  } finally {
+    await rest.return?.();
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { createReadStream, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
@@ -404,6 +406,21 @@ describe('line ends', () => {
 });
 
 describe('regressions', () => {
+  it('a source left early is let go: a file stream is destroyed (its descriptor closed) when reading stops, or when the consumer breaks off', async (t) => {
+    const path = join(tmpdir(), `sitemapkit-left-early-${process.pid}.xml`);
+    t.after(() => rmSync(path, { force: true }));
+    // 150 bare & (reading stops at the cap on well-formedness errors), then plenty more.
+    writeFileSync(path, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/?a&b</loc></url>\n'.repeat(150)}${'<url><loc>https://a.example/x</loc></url>\n'.repeat(20_000)}</urlset>`);
+    const stopped = createReadStream(path, { highWaterMark: 16 * 1024 });
+    const parsed = parseSitemap(stopped);
+    for await (const entry of parsed) assert.ok(entry.loc);
+    assert.equal(parsed.counts['R2:error'], MAX_MALFORMED_REPORTS + 1);
+    // Before, the stream was left open, and its descriptor closed only by the garbage collector, with a warning.
+    assert.equal(stopped.destroyed, true);
+    const brokenOff = createReadStream(path, { highWaterMark: 16 * 1024 });
+    for await (const entry of parseSitemap(brokenOff)) if (entry.loc !== '') break;
+    assert.equal(brokenOff.destroyed, true);
+  });
   it('a literal U+FFFD cut between chunks is not mistaken for invalid UTF-8', async () => {
     const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--${'x'.repeat(1200)}--><url><loc>https://a.example/\uFFFD</loc></url></urlset>`);
     const cut = bytes.indexOf(0xef) + 1;
