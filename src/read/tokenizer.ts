@@ -1664,10 +1664,13 @@ export class XmlTokenizer {
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
     // In the prolog, past its start, an empty comment (saxes must not take an XML declaration or a BOM there), or the DOCTYPE read, so saxes knows there was one.
     const opened = this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth));
-    // Entries forgotten at the depth cap are open to saxes too (their end tags may come), inside the root;
-    // unless that is deeper than saxes reads (its lookups walk every open tag): then it is given none, and
-    // reads on (a file with every </url> missing has none to come).
-    const replayed = this.#stack.length > 0 && this.#stack.length + this.#forgotten.length <= MAX_PARSED_DEPTH ? this.#forgotten : [];
+    if (this.#pendingText !== '') {
+      rest = this.#pendingText + rest;
+      this.#pendingText = '';
+    }
+    // Entries forgotten at the depth cap are open to saxes too, inside the root: their end tags may come.
+    // At the end of the input with no end tag left, none can: saxes is given none of them.
+    const replayed = this.#stack.length > 0 && !(this.#ending && rest.indexOf('</') === -1) ? this.#forgotten : [];
     const forgotten = replayed.map((qname) => `<${qname}>`).join('');
     this.#saxesForgotten = replayed.length;
     const priming = this.#rootClosed
@@ -1679,11 +1682,16 @@ export class XmlTokenizer {
           : this.#doctypeSeen
             ? '<!DOCTYPE r>'
             : '<!---->';
-    if (this.#pendingText !== '') {
-      rest = this.#pendingText + rest;
-      this.#pendingText = '';
-    }
     this.#saxesOrigin = { line: origin.line, column: origin.column, primed: priming.length };
+    if (this.#stack.length + replayed.length > MAX_PARSED_DEPTH) {
+      // saxes reads no deeper (its lookups walk every open tag), and without them their end tags would end the root.
+      events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, origin);
+      this.#abandoned = true;
+      this.#buffer = '';
+      this.#pos = 0;
+      this.#stack = [];
+      return;
+    }
     if (priming !== '') {
       this.#saxesPriming = true;
       // A start tag read by the fast path may hold a bare `&` in a value: saxes would read on from it into the document.

@@ -876,6 +876,11 @@ describe('regressions', () => {
     const many = await parseChunks([new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/</loc>'.repeat(202_000)}`)], { maxDiagnostics: 300_000 });
     assert.ok(many.entries.length > 200_000 && many.entries.length < 202_000, `${many.entries.length} entries`);
     assert.equal(many.diagnostics.filter((d) => d.rule === 'R2').at(-1)?.message, 'not well-formed XML: elements nested deeper than 1024 levels; reading stops here');
+    // A hand-over with more forgotten than saxes reads deep: reading stops there, said once. Before, saxes was given none
+    // of them, and their end tags ended its root: 'unmatched closing tag' up to the cap on findings, or no R2 at all.
+    const handedOverDeep = await parseChunks([new TextEncoder().encode(nested(1100).replace('https://a.example/1050</loc>', 'https://a.example/1050</loc><p:x xmlns:p=" urn:p "/>'))], { maxDiagnostics: 10_000 });
+    assert.equal(handedOverDeep.entries.length, 1051);
+    assert.deepEqual(handedOverDeep.diagnostics.filter((d) => d.rule === 'R2').map((d) => d.message), ['not well-formed XML: elements nested deeper than 1024 levels; reading stops here']);
     // A </url> short: the root's end says so, as it does when no entry was forgotten.
     const short = await parseChunks([new TextEncoder().encode(nested(200).replace('</url></urlset>', '</urlset>'))]);
     assert.equal(short.entries.length, 200);
