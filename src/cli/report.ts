@@ -48,9 +48,17 @@ function place(d: Diagnostic): string {
   return d.column === undefined ? `${file}:${d.line}` : `${file}:${d.line}:${d.column}`;
 }
 
-/** What varies from one finding of a kind to the next (quoted text, tag names, excerpts, numbers), left out: the kind's key. */
+/** What varies from one finding of a kind to the next (quoted text, excerpts, tag names, URLs, characters, numbers), left out: the kind's key. */
 function kindOf(message: string): string {
-  return message.replace(/"[^"]*"/g, '""').replace(/\([^()]*\)/g, '()').replace(/<[^<>]*>/g, '<>').replace(/\d+/g, '0');
+  return message
+    .replace(/"[^"]*"/g, '""')
+    .replace(/'[^']*'/g, "''")
+    .replace(/\([^()]*\)/g, '()')
+    .replace(/<[^<>]*>/g, '<>')
+    .replace(/https?:\/\/\S+/g, 'URL')
+    .replace(/U\+[0-9A-Fa-f]+/g, 'U+')
+    .replace(/\btag: \S+/g, 'tag:')
+    .replace(/\d+/g, '0');
 }
 
 /** Findings grouped by rule and level, most severe first; in a group, each kind of finding with its first few places. */
@@ -87,7 +95,12 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
     }
     if (kinds.size === 0) text += `${head}\n`;
     let listed = 0;
-    for (const same of [...kinds.values()].slice(0, KINDS_SHOWN)) {
+    // The last kind always shows: a notice that reading stopped comes last.
+    const last = group.length === 0 ? undefined : kinds.get(kindOf((group[group.length - 1] as Diagnostic).message));
+    const all = [...kinds.values()];
+    const first = all.slice(0, KINDS_SHOWN);
+    const shownKinds = last === undefined || first.includes(last) ? first : [...first.slice(0, KINDS_SHOWN - 1), last];
+    for (const same of shownKinds) {
       const tally = kinds.size > 1 && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
       text += `${listed === 0 ? head : INDENT}${(same[0] as Diagnostic).message}${tally}\n`;
       const places = same.slice(0, LINES_SHOWN).map(place);
