@@ -249,6 +249,24 @@ describe('discoverSitemaps edge cases', () => {
     assert.ok(requested.every((url) => url.startsWith('https://')));
   });
 
+  test('a probed path answering with text that holds no URL ("404 Not Found") is a soft 404, not a sitemap with errors; listed, it is shown', async () => {
+    const notFound = async (): Promise<Response> => new Response('404 Not Found\n', { headers: { 'content-type': 'text/plain' } });
+    const served = new Map<string, () => Promise<Response>>([
+      ['https://shop.example/sitemap.xml', async () => new Response(fixture('pages.xml'))],
+      ['https://shop.example/sitemap.txt', notFound],
+      ['https://shop.example/listed.txt', notFound],
+    ]);
+    const fake: typeof fetch = async (input) => (served.get(String(input)) ?? (async () => new Response('', { status: 404 })))();
+    const probed = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: ['/sitemap.xml', '/sitemap.txt'] });
+    // Before, it was a text sitemap with an R30 error: '1 sitemap has errors', and discover exited 1.
+    assert.deepEqual(shape(probed.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
+    assert.equal(probed.totals.invalid, 0);
+    served.set('https://shop.example/robots.txt', async () => new Response('Sitemap: https://shop.example/listed.txt\n'));
+    const listed = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [] });
+    assert.deepEqual(shape(listed.sitemaps, 'https://shop.example'), [['/listed.txt', 200, 'text', 0]]);
+    assert.equal(listed.totals.invalid, 1);
+  });
+
   test('an index listing itself, another scheme and a relative path: a loop, a skip, a resolved fetch', async () => {
     const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
       <sitemap><loc>https://shop.example/index.xml</loc></sitemap>
