@@ -9,6 +9,8 @@ import { memoryPages, validateXML } from 'xmllint-wasm';
 import type { Diagnostic } from '../model/diagnostic.ts';
 
 const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+/** The name xmllint is given the document under, and places its errors by. */
+const FILE_NAME = 'sitemap.xml';
 const PRELOADED = ['sitemap.xsd', 'siteindex.xsd', 'sitemap-image.xsd', 'sitemap-video.xsd', 'sitemap-news.xsd', 'xhtml1-strict.xsd', 'xml.xsd'];
 
 interface SchemaFile {
@@ -31,14 +33,16 @@ export async function schemaDiagnostics(xml: string, kind: 'urlset' | 'sitemapin
   const preload = await schemas;
   const entry = kind === 'sitemapindex' ? 'siteindex-all.local.xsd' : 'sitemap-all.local.xsd';
   const result = await validateXML({
-    xml: [{ fileName: 'sitemap.xml', contents: xml }],
+    xml: [{ fileName: FILE_NAME, contents: xml }],
     schema: [{ fileName: entry, contents: await readFile(SCHEMAS + entry, 'utf8') }],
     preload,
     maxMemoryPages: memoryPages.GiB,
   });
-  return result.errors.map((error) => {
+  // xmllint follows a parser error with the line it is on and a caret, which come out as errors of their own: only those placed in the file count.
+  const placed = result.errors.filter((error) => error.loc !== null && error.loc.fileName === FILE_NAME && Number.isFinite(error.loc.lineNumber));
+  return (placed.length > 0 ? placed : result.errors.slice(0, 1)).map((error) => {
     const diagnostic: Diagnostic = { rule: 'XSD', level: 'error', message: error.message.trim() };
-    if (error.loc !== null) diagnostic.line = error.loc.lineNumber;
+    if (error.loc !== null && Number.isFinite(error.loc.lineNumber)) diagnostic.line = error.loc.lineNumber;
     return diagnostic;
   });
 }

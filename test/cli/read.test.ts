@@ -58,4 +58,9 @@ describe('sitemapkit validate', () => {
     assert.equal(result.valid, false);
     assert.ok(result.diagnostics.some((d) => d.rule === 'XSD'));
   });
+  it('--xsd on a file that is not well-formed: xmllint\'s parser error once, at its line (not its excerpt and caret as findings of their own)', async () => {
+    const { stdout } = await cli(['validate', '-', '--xsd', '--json'], '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>\n<url><loc>https://a.example/x</lo></url></urlset>');
+    const result = JSON.parse(stdout) as { diagnostics: { rule: string; line?: number; message: string }[] };
+    assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'XSD').map((d) => [d.line, d.message]), [[2, 'parser error : Opening and ending tag mismatch: loc line 2 and lo']]);
+  });
 });
