@@ -7,6 +7,7 @@
 import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
 import { NS } from '../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
+import { hasScheme } from '../rules/url.ts';
 import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
 
@@ -61,7 +62,6 @@ const VIDEO_FIELDS = new Set([
   'uploader', 'platform', 'live',
 ]);
 const NEWS_FIELDS = new Set(['access', 'genres', 'publication_date', 'title', 'keywords', 'stock_tickers']);
-const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 export interface AssemblerOptions {
   base: URL | undefined;
@@ -698,7 +698,7 @@ export class SitemapAssembler implements XmlEvents {
   /** A `<loc>` as found: trimmed (R8 warns about the whitespace), relative ones resolved against the base (R8). */
   #loc(value: string, raw: string): string {
     if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', 'whitespace around the URL in <loc> (trimmed)', value);
-    if (value === '' || value.startsWith('https://') || value.startsWith('http://') || ABSOLUTE.test(value)) return value;
+    if (value === '' || value.startsWith('https://') || value.startsWith('http://') || hasScheme(value)) return value;
     const base = this.#options.base;
     if (base === undefined) {
       this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value);

@@ -9,7 +9,7 @@ import type { SitemapIndexEntry } from '../model/record.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
-import { checkScope, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
+import { checkScope, hasScheme, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
 import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from './parse.ts';
 import type { ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
 import { LISTS_SITEMAPS } from './types.ts';
@@ -67,9 +67,12 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   };
   const normalizer = new RecordNormalizer(
     { ...(scope === undefined ? {} : { scope }), scopeLevel: 'error', now: (options.now ?? Date.now)() },
-    // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
     (diagnostic) => {
-      if (diagnostic.rule !== 'R10') report(diagnostic);
+      // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
+      if (diagnostic.rule === 'R10') return;
+      // A loc without a scheme is one the reader could not resolve, and has said so (R8).
+      if (diagnostic.rule === 'R8' && url !== undefined && !hasScheme(url)) return;
+      report(diagnostic);
     },
   );
   const seen = new Set<string>();

@@ -13,6 +13,11 @@ const HAS_PERCENT = /%/;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const PUNYCODE_LABEL = /(?:^|[./])xn--/i;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
+
+/** Whether `text` starts with a scheme (`https:`, `mailto:`…): without one it is a relative reference. */
+export function hasScheme(text: string): boolean {
+  return SCHEME.test(text);
+}
 /** RFC 3986 characters that may stand unescaped outside the authority (unreserved, reserved minus brackets). */
 const URI_CHAR = /[A-Za-z0-9\-._~!$&'()*+,;=:@/?]/;
 

@@ -29,6 +29,13 @@ describe('validateSitemap', () => {
     assert.equal(valid, false);
     assert.deepEqual(rules, ['R11:error@3', 'R13:error@4', 'R14:error@5', 'R12:warn@6', 'R10:error@7', 'R10:warn@8', 'R8:error@9', 'R25:warn@10']);
   });
+  it('a relative loc is one R8: unresolved without the file URL, resolved with it', async () => {
+    const body = '<url><loc>/shop/x</loc></url>';
+    // Before, the checks said it again ('"/shop/x" is not an absolute URL') after the reader had.
+    const alone = await validateSitemap(urlset(body));
+    assert.deepEqual(alone.diagnostics.map((d) => `${d.rule}:${d.level}@${d.line} ${d.message}`), ['R8:error@3 "/shop/x" is a relative URL and the file\'s own URL is not known (--base) to resolve it']);
+    assert.deepEqual((await found(urlset(body), 'https://a.example/sitemap.xml')).rules, ['R8:error@3']);
+  });
   it('scope rules need the file URL (--base): R16 other host, R17 outside the folder', async () => {
     const body = '<url><loc>https://a.example/shop/x</loc></url>\n<url><loc>https://b.example/shop/y</loc></url>\n<url><loc>https://a.example/blog/z</loc></url>';
     assert.deepEqual((await found(urlset(body))).rules, []);
