@@ -1428,7 +1428,6 @@ export class XmlTokenizer {
     return i + 1;
   }
 
-
   /** Notes text (from a `<loc>`, say) in the innermost element, as long as it has no child element. */
   #noteText(text: string): void {
     if (this.#innermostHoldsOnlyText && !this.#innermostHasText && !ONLY_WHITESPACE.test(text)) this.#innermostHasText = true;
