@@ -52,7 +52,8 @@ function place(d: Diagnostic): string {
 function kindOf(message: string): string {
   return message
     .replace(/"[^"]*"/g, '""')
-    .replace(/'[^']*'/g, "''")
+    // Single-quoted values vary (xmllint's XSD messages); the element or attribute named before them does not.
+    .replace(/((?:Element|attribute) )?'[^']*'/g, (quoted, named: string | undefined) => (named === undefined ? "''" : quoted))
     .replace(/\([^()]*\)/g, '()')
     .replace(/<[^<>]*>/g, '<>')
     .replace(/https?:\/\/\S+/g, 'URL')

@@ -45,14 +45,17 @@ test('kinds: characters, single-quoted values (xmllint), URLs and saxes tag name
   const control = (line: number, char: string): Diagnostic => at(line, `not well-formed XML: character U+${char} is not allowed in XML; read as U+FFFD`);
   const xsd = (line: number, value: string): Diagnostic => ({ ...at(line, `Schemas validity error : Element '{urn:s}changefreq': [facet 'enumeration'] The value '${value}' is not an element of the set {'daily', 'weekly'}.`), rule: 'XSD' });
   const findings = [control(1, '000B'), control(2, '001B'), control(3, '000C'), xsd(4, 'often'), xsd(5, 'Daily')];
+  // The same words about another element are another kind.
+  findings.push({ ...at(13, "Schemas validity error : Element '{urn:v}duration': 'long' is not a valid value of the local atomic type."), rule: 'XSD' });
+  findings.push({ ...at(14, "Schemas validity error : Element '{urn:v}rating': 'bad' is not a valid value of the local atomic type."), rule: 'XSD' });
   findings.push(at(6, 'not well-formed XML: unmatched closing tag: lastmod.'), at(7, 'not well-formed XML: unmatched closing tag: priority.'));
   findings.push(at(8, 'not well-formed XML: unexpected close tag.'), at(9, bare('a&b')), at(10, 'not well-formed XML: </lo> ends no open element (<url> is open); ignored'));
   findings.push(at(11, 'not well-formed XML: unbound namespace prefix "x" (no xmlns:x declares it); read as in an unknown namespace'), at(12, 'stopped reading after 100 well-formedness errors'));
-  const text = formatFindings({ counts: { 'R2:error': 10, 'XSD:error': 2 }, diagnostics: findings });
+  const text = formatFindings({ counts: { 'R2:error': 10, 'XSD:error': 4 }, diagnostics: findings });
   assert.match(text, /U\+000B is not allowed in XML; read as U\+FFFD {2}\(×3\)\n +at f\.xml:1:1, f\.xml:2:1, f\.xml:3:1\n/);
   assert.match(text, /unmatched closing tag: lastmod\. {2}\(×2\)\n +at f\.xml:6:1, f\.xml:7:1\n/);
-  // One kind: the message once, no tally.
-  assert.match(text, /XSD +error ×2 +Schemas validity error .*'often'.*\.\n +at f\.xml:4:1, f\.xml:5:1\n/);
+  assert.match(text, /XSD +error ×4 +Schemas validity error .*'often'.*\. {2}\(×2\)\n +at f\.xml:4:1, f\.xml:5:1\n/);
+  assert.match(text, /\}duration'.*\n +at f\.xml:13:1\n +Schemas validity error : Element '\{urn:v\}rating'.*\n +at f\.xml:14:1\n/);
   // Seven kinds of R2: the first four, then the last one (the stop), then how many are not shown.
   assert.match(text, /\n +stopped reading after 100 well-formedness errors\n +at f\.xml:12:1\n +… and 2 more\n/);
   assert.doesNotMatch(text, /unbound namespace prefix/);
