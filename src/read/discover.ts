@@ -272,8 +272,8 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
   if (pending.parent?.kind === 'sitemapindex' && node.kind === 'sitemapindex') {
     note(node, 'R22', 'warn', `an index listed by another index (${pending.parent.url}): indexes should not nest`);
   }
-  // A probed path that answers with an HTML page, nothing usable, or text without a single URL ("404 Not Found") is a soft 404, not a sitemap.
-  if (probe && node.error === undefined && (node.kind === 'unknown' || (node.kind === 'text' && node.urls === 0))) return { pending, children };
+  // A probed path that answers with an HTML page, nothing usable, or one line of text that is no URL ("404 Not Found") is a soft 404, not a sitemap.
+  if (probe && node.error === undefined && (node.kind === 'unknown' || (node.kind === 'text' && node.urls === 0 && node.errors <= 1))) return { pending, children };
   return outcome;
 }
 

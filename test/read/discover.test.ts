@@ -249,8 +249,9 @@ describe('discoverSitemaps edge cases', () => {
     assert.ok(requested.every((url) => url.startsWith('https://')));
   });
 
-  test('a probed path answering with text that holds no URL ("404 Not Found") is a soft 404, not a sitemap with errors; listed, it is shown', async () => {
-    const notFound = async (): Promise<Response> => new Response('404 Not Found\n', { headers: { 'content-type': 'text/plain' } });
+  test('a probed path answering with one line of text that is no URL ("404 Not Found") is a soft 404, not a sitemap with errors; listed, it is shown', async () => {
+    const text = (body: string) => async (): Promise<Response> => new Response(body, { headers: { 'content-type': 'text/plain' } });
+    const notFound = text('404 Not Found\n');
     const served = new Map<string, () => Promise<Response>>([
       ['https://shop.example/sitemap.xml', async () => new Response(fixture('pages.xml'))],
       ['https://shop.example/sitemap.txt', notFound],
@@ -261,6 +262,11 @@ describe('discoverSitemaps edge cases', () => {
     // Before, it was a text sitemap with an R30 error: '1 sitemap has errors', and discover exited 1.
     assert.deepEqual(shape(probed.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
     assert.equal(probed.totals.invalid, 0);
+    // A list of relative paths is a broken sitemap, not a soft 404: shown, with its errors.
+    served.set('https://shop.example/sitemap.txt', text('/about\n/contact\n/shop\n'));
+    const paths = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: ['/sitemap.txt'] });
+    assert.deepEqual(shape(paths.sitemaps, 'https://shop.example'), [['/sitemap.txt', 200, 'text', 0]]);
+    assert.equal(paths.totals.invalid, 1);
     served.set('https://shop.example/robots.txt', async () => new Response('Sitemap: https://shop.example/listed.txt\n'));
     const listed = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [] });
     assert.deepEqual(shape(listed.sitemaps, 'https://shop.example'), [['/listed.txt', 200, 'text', 0]]);
