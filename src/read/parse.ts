@@ -35,6 +35,8 @@ const TEXT_CHUNK = 64 * 1024;
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
 const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
+/** A line that starts an XML declaration or a sitemap's root, after other text (ASCII, so found in the bytes of any ASCII-compatible encoding). */
+const XML_AFTER_TEXT = /^<(?:\?xml|urlset|sitemapindex)[\s>]/m;
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
 const LEADING_SPACE_OR_CONTROLS = /^[\s\x00-\x08\x0B\x0C\x0E-\x1F]+/;
 
@@ -155,7 +157,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const [first, textRest] = await peekText(text);
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
-    if (body.startsWith('<')) {
+    // Nor does text before it (a PHP notice printed ahead of the XML): the XML reader reports it, and reads the sitemap after it.
+    // Looked for in the first bytes, which every way of cutting the input hands over whole.
+    if (body.startsWith('<') || XML_AFTER_TEXT.test(new TextDecoder('latin1').decode(head.subarray(0, SNIFF_BYTES)))) {
       yield* this.#xml(prependText(first, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }

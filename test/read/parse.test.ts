@@ -832,6 +832,18 @@ describe('regressions', () => {
     assert.deepEqual(locs(index), ['https://a.example/1.xml', 'https://a.example/2.xml', 'https://a.example/3.xml']);
     assert.deepEqual(rules(index), ['R19', 'R2']);
   });
+  it('text before the XML (a PHP notice): read as XML, the text reported, the entries kept', async () => {
+    const result = await parseChunks([readFixture('text-before-xml.xml')]);
+    assert.equal(result.kind, 'urlset');
+    // Before, the file was read as a list of lines: no entry, an R30 for each line.
+    assert.deepEqual(locs(result), ['https://www.example.com/', 'https://www.example.com/about']);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`), [
+      'R2 1:1 not well-formed XML: text data outside of root node.',
+      'R2 2:7 not well-formed XML: an XML declaration must be at the start of the document.',
+    ]);
+    // A list of lines is still one, '<' in it or not.
+    assert.equal((await parseChunks([new TextEncoder().encode('https://a.example/1\nhttps://a.example/<2>\n')])).kind, 'text');
+  });
   it('every </url> missing: each entry nests one deeper, and at the depth cap the ended ones make room, so all are read, at every cut', async () => {
     const bytes = readFixture('missing-url-ends.xml');
     const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
