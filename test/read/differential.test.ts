@@ -238,6 +238,8 @@ before(async () => {
     const bytes = readFixture(name);
     const { decoder: fixtureDecoder } = sniffEncoding(bytes.subarray(0, 1024), () => undefined);
     const text = fixtureDecoder.decode(bytes).replace(/(<\?xml[^>]*encoding=)(["'])[^"']*\2/, '$1"UTF-8"');
+    // Text before the markup (text-before-xml.xml) is no XML document to saxes; the reader's recovery from it is tested on its own.
+    if (!text.trimStart().startsWith('<')) continue;
     documents.set(name, text);
   }
   const sink = memorySink();
