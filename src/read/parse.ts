@@ -35,6 +35,8 @@ const TEXT_CHUNK = 64 * 1024;
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
 const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
+/** Bytes looked at to tell the format: the encoding's (SNIFF_BYTES), and text printed ahead of the XML (several PHP warnings fit). */
+const FORMAT_LOOK_BYTES = 8 * 1024;
 /** A line that starts an XML declaration or a sitemap's root, after other text (ASCII, so found in the bytes of any ASCII-compatible encoding). */
 const XML_AFTER_TEXT = /^<(?:\?xml|urlset|sitemapindex)[\s>]/m;
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
@@ -141,7 +143,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be iterated only once');
     this.#started = true;
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
-    const [head, rest] = await peek(bytes, SNIFF_BYTES);
+    const [head, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
     if (head.length === 0) {
       this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
       return;
@@ -159,7 +161,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
     // Nor does text before it (a PHP notice printed ahead of the XML): the XML reader reports it, and reads the sitemap after it.
     // Looked for in the first bytes, which every way of cutting the input hands over whole.
-    if (body.startsWith('<') || XML_AFTER_TEXT.test(new TextDecoder('latin1').decode(head.subarray(0, SNIFF_BYTES)))) {
+    if (body.startsWith('<') || XML_AFTER_TEXT.test(new TextDecoder('latin1').decode(head.subarray(0, FORMAT_LOOK_BYTES)))) {
       yield* this.#xml(prependText(first, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }

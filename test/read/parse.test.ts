@@ -843,6 +843,13 @@ describe('regressions', () => {
     ]);
     // A list of lines is still one, '<' in it or not.
     assert.equal((await parseChunks([new TextEncoder().encode('https://a.example/1\nhttps://a.example/<2>\n')])).kind, 'text');
+    // Twenty warnings ahead (3.8 KB), however the input is cut.
+    const warnings = Array.from({ length: 20 }, (_, i) => `Warning: Cannot modify header information - headers already sent by (output started at /var/www/html/wp-content/plugins/p${i}/x.php:${i}) in /var/www/html/wp-includes/pluggable.php on line 1296\n`).join('');
+    const longer = new TextEncoder().encode(`${warnings}<?xml version="1.0"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/1</loc></url></urlset>\n`);
+    for (const chunks of [[longer], byteByByte(longer), randomSplits(longer, 6)]) {
+      const parsed = await parseChunks(chunks);
+      assert.deepEqual([parsed.kind, locs(parsed)], ['urlset', ['https://a.example/1']]);
+    }
   });
   it('every </url> missing: each entry nests one deeper, and at the depth cap the ended ones make room, so all are read, at every cut', async () => {
     const bytes = readFixture('missing-url-ends.xml');
