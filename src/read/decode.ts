@@ -11,10 +11,94 @@ export const SNIFF_BYTES = 1024;
 const DECLARED_ENCODING = /^<\?xml[^>]*?encoding[ \t\r\n]*=[ \t\r\n]*["']([A-Za-z0-9._:-]+)["']/;
 const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8']);
 
+/** What the reader asks of a decoder: TextDecoder's `decode`, streaming. */
+export interface ChunkDecoder {
+  /** The WHATWG encoding name. */
+  readonly encoding: string;
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
 export interface TextDecoding {
   /** The WHATWG encoding name TextDecoder uses. */
   encoding: string;
-  decoder: InstanceType<typeof TextDecoder>;
+  decoder: ChunkDecoder;
+}
+
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * UTF-8 as a streaming `TextDecoder('utf-8')` decodes it, call for call: the same text from each
+ * call (a leading byte-order mark dropped, U+FFFD for each maximal run of bad bytes), about 6×
+ * faster, since Node's streaming decode goes through ICU and its one-shot decode does not. The
+ * bytes of a character that a chunk begins and does not finish wait for the next call, as they do
+ * in the streaming decoder. A chunk is cut only before a byte that starts no character's tail: a
+ * decoder there is between characters, or about to end a bad sequence with one U+FFFD, as a
+ * one-shot decode ends it.
+ */
+export class Utf8StreamDecoder implements ChunkDecoder {
+  readonly encoding = 'utf-8';
+  readonly #oneShot = new TextDecoder('utf-8', { ignoreBOM: true });
+  /** Bytes of a character not finished yet (at most three). */
+  #pending: Uint8Array = NO_BYTES;
+  /** Whether text has come out since the stream began: a byte-order mark counts only before. */
+  #started = false;
+
+  decode(input: Uint8Array = NO_BYTES, options?: { stream?: boolean }): string {
+    const stream = options?.stream === true;
+    const pending = this.#pending;
+    const keep = stream ? unfinishedUtf8(pending, input) : 0;
+    let text: string;
+    if (keep > input.length) {
+      this.#pending = concatBytes(pending, input);
+      text = '';
+    } else {
+      const end = input.length - keep;
+      if (pending.length === 0) text = this.#oneShot.decode(input.subarray(0, end));
+      else {
+        // Only the pending bytes and the tail they begin are joined, not the whole chunk.
+        let cut = 0;
+        while (cut < end && ((input[cut] as number) & 0xc0) === 0x80) cut++;
+        text = this.#oneShot.decode(concatBytes(pending, input.subarray(0, cut))) + this.#oneShot.decode(input.subarray(cut, end));
+      }
+      this.#pending = keep === 0 ? NO_BYTES : input.slice(end);
+    }
+    if (!this.#started && text !== '') {
+      this.#started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    // A call that is not streaming ends the stream; the next call begins another.
+    if (!stream) this.#started = false;
+    return text;
+  }
+}
+
+/**
+ * How many bytes at the end of `before` and `bytes` (one after the other) a UTF-8 decoder would
+ * keep waiting: a character's first bytes, each what the next may be (WHATWG's bounds), 0 if none.
+ */
+function unfinishedUtf8(before: Uint8Array, bytes: Uint8Array): number {
+  const length = before.length + bytes.length;
+  const at = (i: number): number => (i < before.length ? (before[i] as number) : (bytes[i - before.length] as number));
+  for (let back = 1; back <= 3 && back <= length; back++) {
+    const lead = at(length - back);
+    if ((lead & 0xc0) === 0x80) continue;
+    const needs = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+    if (needs <= back) return 0;
+    if (back === 1) return 1;
+    // The second byte has narrower bounds after these leads (no overlong forms, no surrogates, nothing past U+10FFFF).
+    const second = at(length - back + 1);
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    return second >= low && second <= high ? back : 0;
+  }
+  return 0;
+}
+
+function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
 
 /**
@@ -67,12 +151,12 @@ export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic)
     report({ rule: 'R1', level: 'error', message: `the declared encoding "${label}" is unknown; read as UTF-8 (sitemaps must be UTF-8)`, line: 1, column: 1 });
     return utf8();
   }
-  if (decoder.encoding === 'utf-8') return { encoding: 'utf-8', decoder };
+  if (decoder.encoding === 'utf-8') return utf8();
   return nonUtf8(label, `"${label}"`, report);
 }
 
 function utf8(): TextDecoding {
-  return { encoding: 'utf-8', decoder: new TextDecoder('utf-8') };
+  return { encoding: 'utf-8', decoder: new Utf8StreamDecoder() };
 }
 
 function nonUtf8(label: string, what: string, report: (diagnostic: Diagnostic) => void): TextDecoding {

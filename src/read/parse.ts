@@ -10,7 +10,7 @@ import { isSitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
-import { firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { sitemapsInRobotsTxt } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -412,7 +412,7 @@ const invalidBytesMessage = (encoding: string): string =>
  * Decoded text; for UTF-8 and UTF-16, the offset in it of the first character made up for bytes
  * the encoding does not allow goes to `onInvalid` before the chunk holding it is handed on.
  */
-async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: InstanceType<typeof TextDecoder>, onInvalid: (offset: number) => void, controls?: ControlCheck): AsyncGenerator<string> {
+async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: ChunkDecoder, onInvalid: (offset: number) => void, controls?: ControlCheck): AsyncGenerator<string> {
   const utf16 = decoder.encoding === 'utf-16le' || decoder.encoding === 'utf-16be';
   let invalid = decoder.encoding !== 'utf-8' && !utf16;
   let decoded = 0;
