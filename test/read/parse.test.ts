@@ -150,6 +150,23 @@ describe('entries of one shape, taken whole', () => {
   });
 });
 
+describe('chunks of text', () => {
+  it('an entry a chunk cut, its rest read in the next chunk, and that chunk read on in place: the same entries, findings and places at any chunk size', async () => {
+    // Every 97th entry has a finding (an unknown child): its place after each seam is checked too.
+    const entries = Array.from({ length: 4000 }, (_, i) =>
+      i % 97 === 5
+        ? `<url><loc>https://a.example/${i}</loc><extra>x</extra></url>`
+        : `<url><loc>https://a.example/p/${i}?a=1&amp;b=2</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq><priority>0.${i % 10}</priority></url>`,
+    );
+    const bytes = new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`);
+    const inPiecesOf = (size: number): Uint8Array[] => Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => bytes.subarray(k * size, (k + 1) * size));
+    const whole = await placed([bytes]);
+    assert.equal(whole.filter((line) => line.startsWith('https://')).length, 4000);
+    assert.ok(whole.some((line) => line.startsWith('R6 ')), 'the unknown children are reported');
+    for (const size of [65536, 20000, 9000, 5000, 3000]) assert.deepEqual(await placed(inPiecesOf(size)), whole, `in pieces of ${size}`);
+  });
+});
+
 describe('encodings', () => {
   const cafe = ['https://www.example.com/café'];
   it('UTF-8 with a BOM is fine', async () => {
