@@ -51,10 +51,8 @@ interface EntryReading {
   readonly plan: EntryPlan;
   /** The core field (0–3) of each part before the first step of another kind. */
   readonly core: readonly number[];
-  /** The core is all four fields in the protocol's order, as nearly every generator writes them. */
-  readonly allFour: boolean;
 }
-const NO_READING: EntryReading = { plan: [], core: [], allFour: false };
+const NO_READING: EntryReading = { plan: [], core: [] };
 /** Where a `<url>` can only open because the entry's `</url>` is missing: in it, or in a group in it. */
 const IN_URL: ReadonlySet<Role> = new Set([Role.Url, Role.Image, Role.Video, Role.News, Role.Publication]);
 const IMAGE_FIELDS = new Set(['loc', 'caption', 'geo_location', 'title', 'license']);
@@ -259,8 +257,7 @@ export class SitemapAssembler implements XmlEvents {
     if (plan.length === 0) return NO_READING;
     const core: number[] = [];
     while (core.length < plan.length && typeof plan[core.length] === 'number' && (plan[core.length] as number) <= Step.Priority) core.push(plan[core.length] as number);
-    const allFour = core.length === 4 && core[0] === Step.Loc && core[1] === Step.Lastmod && core[2] === Step.Changefreq && core[3] === Step.Priority;
-    return { plan, core, allFour };
+    return { plan, core };
   }
 
   /** What each part of an entry's content is for, or an empty plan when its structure has a finding (unknown, repeated or misplaced fields, other extensions). */
@@ -337,17 +334,7 @@ export class SitemapAssembler implements XmlEvents {
     return plan;
   }
 
-  #urlEntry({ plan, core, allFour }: EntryReading, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
-    if (allFour) {
-      // Made whole in one literal: half the time of filling an empty one field by field.
-      if (!isPlainLocAsWritten(raws[0] as string)) return undefined;
-      const loc = texts[0] as string;
-      const lastmod = trimmedAsWritten(texts[1] as string, raws[1] as string);
-      const changefreq = trimmedAsWritten(texts[2] as string, raws[2] as string);
-      const priority = trimmedAsWritten(texts[3] as string, raws[3] as string);
-      const record: ParsedRecord = lastmod === '' ? { loc, changefreq, priority } : { loc, lastmod, changefreq, priority };
-      return plan.length === 4 ? record : this.#extensions(record, plan, 4, texts, raws);
-    }
+  #urlEntry({ plan, core }: EntryReading, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
     // From an empty literal, which V8 gives room for four fields in the object itself; `{ loc }` would put the next ones in a second allocation.
     const record = {} as ParsedRecord;
     for (let i = 0; i < core.length; i++) {
@@ -365,11 +352,6 @@ export class SitemapAssembler implements XmlEvents {
       else record.priority = value;
     }
     if (core.length === plan.length) return record.loc === undefined ? undefined : record;
-    return this.#extensions(record, plan, core.length, texts, raws);
-  }
-
-  /** The extension steps of `plan`, from `from` on, into `record`. */
-  #extensions(record: ParsedRecord, plan: EntryPlan, from: number, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
     let image: ImageRecord | undefined;
     let video: Partial<VideoRecord> | undefined;
     let news: Partial<NewsRecord> | undefined;
@@ -377,7 +359,7 @@ export class SitemapAssembler implements XmlEvents {
     let hreflang: string | undefined;
     let href: string | undefined;
     let attributes: XmlAttribute[] | undefined;
-    for (let i = from; i < plan.length; i++) {
+    for (let i = core.length; i < plan.length; i++) {
       const step = plan[i] as EntryPlan[number];
       const text = texts[i] as string;
       switch (step) {
