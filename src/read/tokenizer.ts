@@ -418,9 +418,6 @@ function clipAround(text: string, ampersand = '&'): string {
 
 const lastChars = (text: string, n: number): string => (n === 0 ? '' : text.slice(-n));
 
-/** A chunk is read in two parts, at the end of the entry awaited from the one before, only when this much of it comes after. */
-const SEAM_CHARS = 4096;
-
 /** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
 const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
 
@@ -575,27 +572,6 @@ export class XmlTokenizer {
 
   /** A chunk free of disallowed characters, on the fast path. */
   #write(chunk: string): void {
-    if (this.#entryAwaitedAt !== -1) {
-      const endTag = this.#awaitedEndTag;
-      const at = chunk.indexOf(endTag);
-      // The awaited entry ends in this chunk: up to there is read first, joined to the entry's start. The rest is then
-      // read in place, in the chunk, not copied in behind the entry: a copy of every chunk, for the cost of a short one.
-      if (at !== -1 && chunk.length - at > SEAM_CHARS) {
-        const seam = at + endTag.length;
-        this.#writeWhole(chunk.slice(0, seam));
-        if (this.#abandoned) return;
-        if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(seam));
-        else if (this.#pos === this.#buffer.length && this.#keptChunks.length === 0) {
-          this.#written += chunk.length - seam;
-          this.#read(chunk, seam);
-        } else this.#writeWhole(chunk.slice(seam));
-        return;
-      }
-    }
-    this.#writeWhole(chunk);
-  }
-
-  #writeWhole(chunk: string): void {
     this.#written += chunk.length;
     if ((this.#entryAwaitedAt !== -1 || this.#tokenAwaited) && this.#keepsForAwaited(chunk)) return;
     this.#read(chunk);
@@ -609,15 +585,14 @@ export class XmlTokenizer {
     if (this.#tokenAwaited && this.#saxes === undefined) this.#read('');
   }
 
-  /** Reads `chunk` from `from` on (what is before it has been read). */
-  #read(chunk: string, from = 0): void {
+  #read(chunk: string): void {
     this.#tokenAwaited = false;
     this.#countLines(this.#bufferOffset + this.#pos);
-    this.#bufferOffset += this.#pos - from;
+    this.#bufferOffset += this.#pos;
     // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
     this.#buffer = this.#pos === this.#buffer.length && this.#keptChunks.length === 0 ? chunk : [this.#buffer.slice(this.#pos), ...this.#keptChunks, chunk].join('');
     this.#keptChunks.length = 0;
-    this.#pos = from;
+    this.#pos = 0;
     this.#nextCountedReturn = -1;
     this.#nextAmpersand = -1;
     this.#nextReturn = -1;

@@ -151,7 +151,7 @@ describe('entries of one shape, taken whole', () => {
 });
 
 describe('chunks of text', () => {
-  it('an entry a chunk cut, its rest read in the next chunk, and that chunk read on in place: the same entries, findings and places at any chunk size', async () => {
+  it('entries cut by chunk ends and waited for, in a large file: the same entries, findings and places at any chunk size', async () => {
     // Every 97th entry has a finding (an unknown child): its place after each seam is checked too.
     const entries = Array.from({ length: 4000 }, (_, i) =>
       i % 97 === 5
