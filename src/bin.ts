@@ -1,5 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
-import { run } from './cli/run.ts';
+import { fstatSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { run, type CliIo } from './cli/run.ts';
+import { SitemapError } from './errors.ts';
 
 /**
  * A reader that stops early (`sitemapkit parse … | head`) closes the pipe. Stop quietly, as a Unix
@@ -13,4 +16,20 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   process.exit(SIGPIPE_STATUS);
 });
 
-process.exitCode = await run(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+/** Node reads a folder given as stdin (`sitemapkit parse - < dir`) as empty: it is said what it is, when stdin is read. */
+function stdin(): CliIo['stdin'] {
+  let folder = false;
+  try {
+    folder = fstatSync(0).isDirectory();
+  } catch {
+    // No stdin at all: reading it ends at once, as Node has it.
+  }
+  if (!folder) return process.stdin;
+  return Readable.from(
+    (async function* (): AsyncGenerator<Uint8Array> {
+      throw new SitemapError('SM_INPUT_UNREADABLE', 'cannot read stdin: it is a folder');
+    })(),
+  );
+}
+
+process.exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });

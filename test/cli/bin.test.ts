@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,4 +23,18 @@ test('a reader that closes the pipe early (`| head -1`) ends the CLI quietly wit
   // 128 + SIGPIPE, as for any Unix tool whose reader left: cut short is not success.
   assert.equal(code, 141);
   assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+});
+
+test('a folder as stdin (`parse - < dir`) is said to be one, for every command that reads stdin, not read as an empty file', () => {
+  const bin = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-bin-'));
+  for (const args of [['parse', '-'], ['validate', '-'], ['build', '--input', '-', '--out', join(dir, 'out'), '--base-url', 'https://a.example/']]) {
+    const folder = openSync(dir, 'r');
+    try {
+      const child = spawnSync(process.execPath, [bin, ...args], { stdio: [folder, 'pipe', 'pipe'], encoding: 'utf8' });
+      assert.deepEqual([child.status, child.stdout, child.stderr], [1, '', 'sitemapkit: cannot read stdin: it is a folder\n'], args.join(' '));
+    } finally {
+      closeSync(folder);
+    }
+  }
 });
