@@ -25,11 +25,11 @@ function stdin(): CliIo['stdin'] {
     // No stdin at all: reading it ends at once, as Node has it.
   }
   if (!folder) return process.stdin;
-  return Readable.from(
-    (async function* (): AsyncGenerator<Uint8Array> {
-      throw new SitemapError('SM_INPUT_UNREADABLE', 'cannot read stdin: it is a folder');
-    })(),
-  );
+  return new Readable({
+    read() {
+      this.destroy(new SitemapError('SM_INPUT_UNREADABLE', 'cannot read stdin: it is a folder'));
+    },
+  });
 }
 
 process.exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
