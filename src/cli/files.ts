@@ -4,7 +4,8 @@ import { SitemapError } from '../errors.ts';
 
 export interface OpenedFile {
   bytes: AsyncIterable<Uint8Array>;
-  size: number;
+  /** Known for a regular file only: a pipe or a device has no size to come. */
+  size?: number;
   close: () => Promise<void>;
 }
 
@@ -17,7 +18,8 @@ export async function openFile(path: string, label: string, highWaterMark: numbe
     // A folder opens, and fails only at the first read.
     if (stat.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
     const opened = handle;
-    return { bytes: failingClearly(opened.createReadStream({ highWaterMark, autoClose }), label), size: stat.size, close: () => opened.close() };
+    const bytes = failingClearly(opened.createReadStream({ highWaterMark, autoClose }), label);
+    return stat.isFile() ? { bytes, size: stat.size, close: () => opened.close() } : { bytes, close: () => opened.close() };
   } catch (cause) {
     await handle?.close();
     throw unreadable(label, cause);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +108,16 @@ describe('sitemapkit build', () => {
     assert.equal((await runCli(['build', '--bogus'], { cwd })).code, 2);
     assert.equal((await runCli(['frobnicate'], { cwd })).code, 2);
     assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--format', 'xml'], { cwd })).code, 2);
+  });
+
+  test('a named pipe as input: the progress bar counts records, with no size to fill (before, a full bar at 0 records)', async () => {
+    const fifo = join(cwd, 'urls.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+    createWriteStream(fifo).end('https://example.com/a\nhttps://example.com/b\n');
+    const result = await runCli(['build', '--input', 'urls.fifo', '--out', 'out-fifo', ...BASE], { cwd, tty: 'stderr' });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /reading 2 records, 2 URLs/);
+    assert.doesNotMatch(result.stderr, /%/);
   });
 
   test('--help and --version exit 0 on stdout', async () => {
