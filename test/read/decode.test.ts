@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hasControlBytes, Utf8StreamDecoder } from '../../src/read/decode.ts';
+import { random } from '../helpers/parse.ts';
 
 const FORBIDDEN = [...Array(0x20).keys()].filter((b) => b !== 0x09 && b !== 0x0a && b !== 0x0d);
 
@@ -27,18 +28,6 @@ test('hasControlBytes finds every forbidden C0 byte at any offset and alignment,
     }
   }
 });
-
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Bytes that are mostly UTF-8, with every kind of damage: stray continuations, cut and overlong sequences, surrogates, bytes past U+10FFFF, BOMs. */
 function utf8ish(next: () => number, length: number): Uint8Array {
