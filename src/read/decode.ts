@@ -27,78 +27,42 @@ export interface TextDecoding {
 const NO_BYTES = new Uint8Array(0);
 
 /**
- * UTF-8 as a streaming `TextDecoder('utf-8')` decodes it, call for call: the same text from each
- * call (a leading byte-order mark dropped, U+FFFD for each maximal run of bad bytes), about 6×
- * faster, since Node's streaming decode goes through ICU and its one-shot decode does not. The
- * bytes of a character that a chunk begins and does not finish wait for the next call, as they do
- * in the streaming decoder. A chunk is cut only before a byte that starts no character's tail: a
- * decoder there is between characters, or about to end a bad sequence with one U+FFFD, as a
- * one-shot decode ends it.
+ * UTF-8 as a streaming `TextDecoder('utf-8')` decodes it, call for call, but a chunk of ASCII
+ * (told by `isAscii`, Node's SIMD check) is decoded one-shot when no character is left unfinished:
+ * Node 22's streaming decode goes through ICU, 6× slower on ASCII than its one-shot decode. Other
+ * chunks go to the streaming decoder (Node 22's one-shot decode is slower than it on non-ASCII
+ * text). The byte-order mark is dropped here, as the first character of a stream only: Node 24's
+ * streaming decoder also drops a U+FEFF after a first character that came in two calls.
  */
 export class Utf8StreamDecoder implements ChunkDecoder {
   readonly encoding = 'utf-8';
+  readonly #isAscii: (bytes: Uint8Array) => boolean;
+  readonly #streaming = new TextDecoder('utf-8', { ignoreBOM: true });
   readonly #oneShot = new TextDecoder('utf-8', { ignoreBOM: true });
-  /** Bytes of a character not finished yet (at most three). */
-  #pending: Uint8Array = NO_BYTES;
+  /** The streaming decoder holds no bytes of an unfinished character: the last byte it was given is ASCII, or it was flushed. */
+  #idle = true;
   /** Whether text has come out since the stream began: a byte-order mark counts only before. */
   #started = false;
 
+  constructor(isAscii: (bytes: Uint8Array) => boolean) {
+    this.#isAscii = isAscii;
+  }
+
   decode(input: Uint8Array = NO_BYTES, options?: { stream?: boolean }): string {
     const stream = options?.stream === true;
-    const pending = this.#pending;
-    const keep = stream ? unfinishedUtf8(pending, input) : 0;
-    let text: string;
-    if (keep > input.length) {
-      this.#pending = concatBytes(pending, input);
-      text = '';
-    } else {
-      const end = input.length - keep;
-      if (pending.length === 0) text = this.#oneShot.decode(input.subarray(0, end));
-      else {
-        // Only the pending bytes and the tail they begin are joined, not the whole chunk.
-        let cut = 0;
-        while (cut < end && ((input[cut] as number) & 0xc0) === 0x80) cut++;
-        text = this.#oneShot.decode(concatBytes(pending, input.subarray(0, cut))) + this.#oneShot.decode(input.subarray(cut, end));
-      }
-      this.#pending = keep === 0 ? NO_BYTES : input.slice(end);
-    }
+    let text = this.#idle && this.#isAscii(input) ? this.#oneShot.decode(input) : this.#streaming.decode(input, { stream });
+    if (input.length > 0) this.#idle = (input[input.length - 1] as number) < 0x80;
     if (!this.#started && text !== '') {
       this.#started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     // A call that is not streaming ends the stream; the next call begins another.
-    if (!stream) this.#started = false;
+    if (!stream) {
+      this.#idle = true;
+      this.#started = false;
+    }
     return text;
   }
-}
-
-/**
- * How many bytes at the end of `before` and `bytes` (one after the other) a UTF-8 decoder would
- * keep waiting: a character's first bytes, each what the next may be (WHATWG's bounds), 0 if none.
- */
-function unfinishedUtf8(before: Uint8Array, bytes: Uint8Array): number {
-  const length = before.length + bytes.length;
-  const at = (i: number): number => (i < before.length ? (before[i] as number) : (bytes[i - before.length] as number));
-  for (let back = 1; back <= 3 && back <= length; back++) {
-    const lead = at(length - back);
-    if ((lead & 0xc0) === 0x80) continue;
-    const needs = lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
-    if (needs <= back) return 0;
-    if (back === 1) return 1;
-    // The second byte has narrower bounds after these leads (no overlong forms, no surrogates, nothing past U+10FFFF).
-    const second = at(length - back + 1);
-    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
-    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
-    return second >= low && second <= high ? back : 0;
-  }
-  return 0;
-}
-
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
 
 /**
@@ -135,28 +99,29 @@ function controlByteIn(bytes: Uint8Array, from: number, to: number): boolean {
 }
 
 /** Picks the decoder from the first bytes of the document (up to `SNIFF_BYTES`, or all of it if shorter). */
-export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic) => void): TextDecoding {
+/** `isAscii`: whether bytes are all ASCII (Node's `buffer.isAscii`), for the UTF-8 decoder's fast path. */
+export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic) => void, isAscii: (bytes: Uint8Array) => boolean): TextDecoding {
   if (head[0] === 0xff && head[1] === 0xfe) return nonUtf8('utf-16le', 'UTF-16 (little-endian byte-order mark)', report);
   if (head[0] === 0xfe && head[1] === 0xff) return nonUtf8('utf-16be', 'UTF-16 (big-endian byte-order mark)', report);
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return utf8();
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return utf8(isAscii);
   // The declaration is ASCII in every encoding a BOM-less XML file may use.
   let ascii = '';
   for (let i = 0; i < head.length && i < SNIFF_BYTES; i++) ascii += String.fromCharCode(head[i] as number);
   const label = DECLARED_ENCODING.exec(ascii)?.[1]?.toLowerCase();
-  if (label === undefined || UTF8_LABELS.has(label)) return utf8();
+  if (label === undefined || UTF8_LABELS.has(label)) return utf8(isAscii);
   let decoder: InstanceType<typeof TextDecoder>;
   try {
     decoder = new TextDecoder(label);
   } catch {
     report({ rule: 'R1', level: 'error', message: `the declared encoding "${label}" is unknown; read as UTF-8 (sitemaps must be UTF-8)`, line: 1, column: 1 });
-    return utf8();
+    return utf8(isAscii);
   }
-  if (decoder.encoding === 'utf-8') return utf8();
+  if (decoder.encoding === 'utf-8') return utf8(isAscii);
   return nonUtf8(label, `"${label}"`, report);
 }
 
-function utf8(): TextDecoding {
-  return { encoding: 'utf-8', decoder: new Utf8StreamDecoder() };
+function utf8(isAscii: (bytes: Uint8Array) => boolean): TextDecoding {
+  return { encoding: 'utf-8', decoder: new Utf8StreamDecoder(isAscii) };
 }
 
 function nonUtf8(label: string, what: string, report: (diagnostic: Diagnostic) => void): TextDecoding {

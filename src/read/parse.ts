@@ -4,6 +4,7 @@
  * Atom), a plain-text list (R30) or robots.txt `Sitemap:` lines (R27). Memory stays bounded: the
  * decompressed size is capped and entries are handed out as each chunk is read.
  */
+import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { isSitemapError } from '../errors.ts';
@@ -15,6 +16,7 @@ import { sitemapsInRobotsTxt } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
 
+/** The body, as bytes. Each chunk handed over is the reader's, as with a Node stream's: a source must not fill its memory again afterwards. */
 export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint8Array;
 
 /** Twice the protocol's limit (R3): an oversized file is still read far enough to be reported and used. */
@@ -132,7 +134,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, rest] = await peek(bytes, SNIFF_BYTES);
     let text = '';
-    const { decoder } = sniffEncoding(head, this.report);
+    const { decoder } = sniffEncoding(head, this.report, isAscii);
     const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     for await (const chunk of decodeChunks(prepend(head, rest), decoder, onInvalid)) text += chunk;
     return text;
@@ -148,7 +150,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
       return;
     }
-    const { decoder } = sniffEncoding(head, this.report);
+    const { decoder } = sniffEncoding(head, this.report, isAscii);
     const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
     // Where in the text the first bytes the encoding does not allow are: the XML reader reports them there once it has got to them.
     const invalid: InvalidBytes = { at: -1, reportNow: false };
@@ -422,11 +424,16 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: ChunkDec
   // The last three bytes of the previous chunk: a character, a literal U+FFFD among them, may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
-    if (bomBytes === -1) bomBytes = utf16 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) ? 2 : 0;
+    let utf8Bom = false;
+    if (bomBytes === -1) {
+      bomBytes = utf16 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) ? 2 : 0;
+      utf8Bom = !utf16 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+    }
     if (!invalid && text.indexOf('\uFFFD') !== -1) {
       const at = utf16
         ? firstInventedUtf16Replacement(carried, chunk, bytesRead, text, bomBytes + 2 * decoded, decoder.encoding === 'utf-16le')
-        : firstInventedReplacement(carried, chunk, text);
+        : // The UTF-8 decoder drops a leading byte-order mark: the text starts after it.
+          firstInventedReplacement(carried, utf8Bom ? chunk.subarray(3) : chunk, text);
       if (at !== -1) {
         invalid = true;
         onInvalid(decoded + at);

@@ -174,6 +174,20 @@ describe('encodings', () => {
     assert.deepEqual(locs(result), cafe);
     assert.deepEqual(result.diagnostics, []);
   });
+  it('UTF-8 with a BOM: a U+FFFD the file spells out is its own, and a bad byte is placed where it is, however the input is cut', async () => {
+    const encode = (text: string): number[] => [...new TextEncoder().encode(text)];
+    const head = `<?xml version="1.0"?><!--${'p'.repeat(9000)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/\uFFFD`;
+    const tail = '</loc></url>\n</urlset>\n';
+    const spelt = new Uint8Array([0xef, 0xbb, 0xbf, ...encode(head), ...encode(tail)]);
+    const bad = new Uint8Array([0xef, 0xbb, 0xbf, ...encode(head), 0xff, ...encode(tail)]);
+    const r1 = async (chunks: Iterable<Uint8Array>): Promise<string[]> =>
+      (await parseChunks(chunks)).diagnostics.filter((d) => d.rule === 'R1').map((d) => `${d.line}:${d.column}`);
+    for (const [bytes, want] of [[spelt, []], [bad, ['3:30']]] as const) {
+      for (const chunks of [[bytes], [bytes.subarray(0, 8192), bytes.subarray(8192)], [bytes.subarray(0, 9100), bytes.subarray(9100)], randomSplits(bytes, 5)]) {
+        assert.deepEqual(await r1(chunks), want);
+      }
+    }
+  });
   for (const name of ['utf16le-bom.xml', 'utf16be-bom.xml', 'latin1.xml']) {
     it(`${name} is decoded correctly and flagged R1`, async () => {
       const result = await parseChunks([readFixture(name)]);
