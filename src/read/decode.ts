@@ -29,7 +29,7 @@ const NO_BYTES = new Uint8Array(0);
 /**
  * UTF-8 as a streaming `TextDecoder('utf-8')` decodes it, call for call, but a chunk of ASCII
  * (told by `isAscii`, Node's SIMD check) is decoded one-shot when no character is left unfinished:
- * Node 22's streaming decode goes through ICU, 6× slower on ASCII than its one-shot decode. Other
+ * Node 22's streaming decode goes through ICU, 4–6× slower on ASCII than its one-shot decode. Other
  * chunks go to the streaming decoder (Node 22's one-shot decode is slower than it on non-ASCII
  * text). The byte-order mark is dropped here, as the first character of a stream only: Node 24's
  * streaming decoder also drops a U+FEFF after a first character that came in two calls.
@@ -98,8 +98,11 @@ function controlByteIn(bytes: Uint8Array, from: number, to: number): boolean {
   return false;
 }
 
-/** Picks the decoder from the first bytes of the document (up to `SNIFF_BYTES`, or all of it if shorter). */
-/** `isAscii`: whether bytes are all ASCII (Node's `buffer.isAscii`), for the UTF-8 decoder's fast path. */
+/**
+ * Picks the decoder from the first bytes of the document (up to `SNIFF_BYTES`, or all of it if
+ * shorter). `isAscii` tells whether bytes are all ASCII (Node's `buffer.isAscii`), for the UTF-8
+ * decoder's fast path.
+ */
 export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic) => void, isAscii: (bytes: Uint8Array) => boolean): TextDecoding {
   if (head[0] === 0xff && head[1] === 0xfe) return nonUtf8('utf-16le', 'UTF-16 (little-endian byte-order mark)', report);
   if (head[0] === 0xfe && head[1] === 0xff) return nonUtf8('utf-16be', 'UTF-16 (big-endian byte-order mark)', report);
