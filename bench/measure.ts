@@ -26,12 +26,39 @@ export function measure(script: string, args: readonly string[]): Run {
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as Run;
 }
 
-/** The best of a few runs: these machines are noisy, and noise only ever slows a run down. Peak RSS is the worst seen. */
-export function best(run: () => Run): Run {
-  const runs = Array.from({ length: RUNS }, run);
-  runs.sort((a, b) => a.seconds - b.seconds);
-  const fastest = runs[0] as Run;
-  return { ...fastest, maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)) };
+/**
+ * The best of RUNS runs of each tool, the tools taking turns (each round in the reverse order of the
+ * one before): these machines are noisy, noise only ever slows a run down, and a change of load over
+ * the minutes a bench takes then falls on every tool alike instead of on whichever ran last. Peak
+ * RSS is the worst seen. A tool whose run throws has that error as its result and is not run again.
+ */
+export function bestOfEach(tools: ReadonlyArray<() => Run>): Array<Run | Error> {
+  const runs: Run[][] = tools.map(() => []);
+  const failures: Array<Error | undefined> = tools.map(() => undefined);
+  for (let round = 0; round < RUNS; round++) {
+    const order = tools.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) {
+      if (failures[i] !== undefined) continue;
+      try {
+        (runs[i] as Run[]).push((tools[i] as () => Run)());
+      } catch (error) {
+        failures[i] = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+  }
+  return tools.map((_, i) => failures[i] ?? fastest(runs[i] as Run[]));
+}
+
+/** The run itself, or the error that stopped it thrown: for the rows a bench cannot do without. */
+export function needed(result: Run | Error): Run {
+  if (result instanceof Error) throw result;
+  return result;
+}
+
+function fastest(runs: readonly Run[]): Run {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  return { ...(sorted[0] as Run), maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)) };
 }
 
 export const rate = (r: Run): number => r.urls / r.seconds;

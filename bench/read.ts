@@ -3,41 +3,43 @@
  * index of 1,000,000 URLs in 20 files (bench/read-fixture.ts, built once and cached), against
  * sitemap.js's parser and a raw saxes pass that only counts `<loc>`. Each tool runs in its own
  * process (so peak RSS is its own) with the same Node flags, over the same files, best of
- * BENCH_RUNS; gunzip-only passes are shown as the ceiling. sitemapkit runs twice: entries one by
+ * BENCH_RUNS, the compared tools taking turns; gunzip-only passes are shown as the ceiling. sitemapkit runs twice: entries one by
  * one (`for await`, on which the targets are judged) and a chunk's worth at a time (`batches()`, as
  * the CLI reads). BENCH_READ_URLS shrinks the fixture for a quick try (the targets are about 1,000,000).
  */
 import { ensureFixture, FIXTURE_URLS } from './read-fixture.ts';
-import { best as bestOf, check, measure, NODE_FLAGS, rate, row, RUNS, type Run } from './measure.ts';
+import { bestOfEach, check, measure, NODE_FLAGS, needed, rate, row, RUNS, type Run } from './measure.ts';
 
 const URLS = Number(process.env['BENCH_READ_URLS'] ?? FIXTURE_URLS);
 const fixture = await ensureFixture(URLS);
 
-/** Best of RUNS for one reader over the fixture; every tool must have read every URL, or there is no result. */
-function best(script: string, ...args: string[]): Run {
-  return bestOf(() => {
+/** One run of a reader over the fixture; every tool must have read every URL, or there is no result. */
+const reader =
+  (script: string, ...args: string[]) =>
+  (): Run => {
     const run = measure(script, [fixture.dir, ...args]);
     if (run.urls !== fixture.urls) throw new Error(`${run.tool} read ${run.urls} URLs, the fixture has ${fixture.urls}`);
     return run;
-  });
-}
+  };
 
 const gzipped = fixture.files.reduce((sum, f) => sum + f.bytes, 0);
 console.log(`Reader benchmark (node ${process.version}, flags ${NODE_FLAGS.join(' ')}, best of ${RUNS})`);
 console.log(`${fixture.urls.toLocaleString('en-US')} URLs in ${fixture.files.length - 1} gzipped files + index, ${(gzipped / 2 ** 20).toFixed(1)} MiB (${fixture.dir})`);
-const ceilings = [best('./read-gunzip.ts', 'gunzip'), best('./read-gunzip.ts', 'scan'), best('./read-gunzip.ts', 'decode')];
-const saxes = best('./read-saxes.ts');
-const saxesNs = best('./read-saxes.ts', 'xmlns');
-const peer = best('./read-sitemapjs.ts');
-let ours: Run | undefined;
-let ourBatches: Run | undefined;
-try {
-  ours = best('./read-sitemapkit.ts');
-  ourBatches = best('./read-sitemapkit.ts', 'batches');
-} catch (error) {
-  // A wrong or crashing read is no result; the other rows are still worth seeing.
-  console.error(error instanceof Error ? error.message.split('\n')[0] : error);
-}
+const ceilings = bestOfEach([reader('./read-gunzip.ts', 'gunzip'), reader('./read-gunzip.ts', 'scan'), reader('./read-gunzip.ts', 'decode')]).map(needed);
+const [saxesRun, saxesNsRun, peerRun, oursRun, ourBatchesRun] = bestOfEach([
+  reader('./read-saxes.ts'),
+  reader('./read-saxes.ts', 'xmlns'),
+  reader('./read-sitemapjs.ts'),
+  reader('./read-sitemapkit.ts'),
+  reader('./read-sitemapkit.ts', 'batches'),
+]);
+const saxes = needed(saxesRun as Run | Error);
+const saxesNs = needed(saxesNsRun as Run | Error);
+const peer = needed(peerRun as Run | Error);
+// A wrong or crashing read is no result; the other rows are still worth seeing.
+for (const failed of [oursRun, ourBatchesRun]) if (failed instanceof Error) console.error(failed.message.split('\n')[0]);
+const ours = oursRun instanceof Error ? undefined : oursRun;
+const ourBatches = ourBatchesRun instanceof Error ? undefined : ourBatchesRun;
 for (const r of ceilings) console.log(row(r));
 console.log(row(saxes));
 console.log(row(saxesNs));
