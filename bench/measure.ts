@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 /** The flags sitemapkit's CLI runs with (see src/bin.ts); given to every tool alike. */
 export const NODE_FLAGS = ['--max-semi-space-size=8'];
 export const RUNS = Number(process.env['BENCH_RUNS'] ?? 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS must be a whole number of runs, 1 or more (got "${process.env['BENCH_RUNS']}")`);
 
 export interface Run {
   tool: string;

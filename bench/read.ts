@@ -3,9 +3,9 @@
  * index of 1,000,000 URLs in 20 files (bench/read-fixture.ts, built once and cached), against
  * sitemap.js's parser and a raw saxes pass that only counts `<loc>`. Each tool runs in its own
  * process (so peak RSS is its own) with the same Node flags, over the same files, best of
- * BENCH_RUNS, the compared tools taking turns; gunzip-only passes are shown as the ceiling. sitemapkit runs twice: entries one by
- * one (`for await`, on which the targets are judged) and a chunk's worth at a time (`batches()`, as
- * the CLI reads). BENCH_READ_URLS shrinks the fixture for a quick try (the targets are about 1,000,000).
+ * BENCH_RUNS, the compared tools taking turns; gunzip-only passes are shown as the ceiling.
+ * sitemapkit runs twice: entries one by one (`for await`, on which the targets are judged) and a
+ * chunk's worth at a time (`batches()`, as the CLI reads). BENCH_READ_URLS shrinks the fixture for a quick try (the targets are about 1,000,000).
  */
 import { ensureFixture, FIXTURE_URLS } from './read-fixture.ts';
 import { bestOfEach, check, measure, NODE_FLAGS, needed, rate, row, RUNS, type Run } from './measure.ts';
@@ -33,9 +33,7 @@ const [saxesRun, saxesNsRun, peerRun, oursRun, ourBatchesRun] = bestOfEach([
   reader('./read-sitemapkit.ts'),
   reader('./read-sitemapkit.ts', 'batches'),
 ]);
-const saxes = needed(saxesRun as Run | Error);
-const saxesNs = needed(saxesNsRun as Run | Error);
-const peer = needed(peerRun as Run | Error);
+const [saxes, saxesNs, peer] = [saxesRun, saxesNsRun, peerRun].map((run) => needed(run as Run | Error)) as [Run, Run, Run];
 // A wrong or crashing read is no result; the other rows are still worth seeing.
 for (const failed of [oursRun, ourBatchesRun]) if (failed instanceof Error) console.error(failed.message.split('\n')[0]);
 const ours = oursRun instanceof Error ? undefined : oursRun;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the writer against sitemap.js on the same 1,000,000 synthetic records, each in
- * its own process (so peak RSS is its own) with the same Node flags, taking turns, then sitemapkit at 5,000,000
- * to show memory stays bounded. Prints URLs/s, peak RSS and the ratios the targets are about.
+ * its own process (so peak RSS is its own) with the same Node flags, taking turns, then sitemapkit
+ * at 5,000,000 to show memory stays bounded. Prints URLs/s, peak RSS and the ratios the targets are about.
  * Both tools run as shipped: sitemap.js from node_modules, sitemapkit from dist/ (`npm run bench` builds it).
  */
 import { bestOfEach, check, measure, NODE_FLAGS, needed, rate, row, RUNS, type Run } from './measure.ts';
