@@ -108,12 +108,12 @@ export function formatTree(report: DiscoveryReport): string {
 function describe(node: DiscoveredSitemap, short: (url: string) => string): string {
   const name = node.finalUrl === undefined ? short(node.url) : `${short(node.url)} → ${short(node.finalUrl)}`;
   const parts = [name, node.status === undefined ? '---' : String(node.status)];
-  if (node.error !== undefined) {
-    parts.push(`error: ${node.error}`);
-  } else {
+  // A file cut off part way shows what was read of it, then why it stopped.
+  if (node.error === undefined || node.bytes > 0) {
     const listed = node.kind === 'sitemapindex' || node.kind === 'robots' ? plural(node.sitemaps.length, 'sitemap') : plural(node.urls, 'URL');
     parts.push(`${node.kind}, ${listed}`, `${formatBytes(node.bytes)}${node.compressed ? ' gzip' : ''}`);
   }
+  if (node.error !== undefined) parts.push(`${node.bytes > 0 ? 'then ' : ''}error: ${node.error}`);
   const findings = shownFindings(node).length + (node.diagnosticsOmitted ?? 0);
   if (findings > 0) parts.push(plural(findings, 'finding'));
   if (node.via !== 'index') parts.push(`(${node.via})`);

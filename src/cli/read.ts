@@ -1,6 +1,6 @@
 /** `sitemapkit parse` and `sitemapkit validate`: one file, URL or standard input → entries or findings. */
 import { resolve } from 'node:path';
-import { SitemapError } from '../errors.ts';
+import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { fetchResource } from '../read/fetch.ts';
 import { parseSitemap, type ByteSource } from '../read/parse.ts';
@@ -61,27 +61,36 @@ export async function parseCommand(input: string, flags: ParseFlags, io: CliIo):
   });
   const entries: unknown[] = [];
   let block = '';
-  for await (const batch of parsed.batches()) {
-    if (flags.json) {
-      entries.push(...batch);
-      continue;
+  // Reading that fails part way (a dropped connection) still prints what was read before, then fails.
+  let failure: SitemapError | undefined;
+  try {
+    for await (const batch of parsed.batches()) {
+      if (flags.json) {
+        entries.push(...batch);
+        continue;
+      }
+      for (const entry of batch) block += flags.ndjson ? `${JSON.stringify(entry)}\n` : `${entry.loc}\n`;
+      if (block.length >= WRITE_BLOCK) {
+        await write(io.stdout, block);
+        block = '';
+      }
     }
-    for (const entry of batch) block += flags.ndjson ? `${JSON.stringify(entry)}\n` : `${entry.loc}\n`;
-    if (block.length >= WRITE_BLOCK) {
-      await write(io.stdout, block);
-      block = '';
-    }
+  } catch (error) {
+    if (!isSitemapError(error) || parsed.bytes === 0) throw error;
+    failure = error;
   }
   await write(io.stdout, block);
   const diagnostics = parsed.diagnostics.map(located(source.name));
   if (flags.json) {
     const listsSitemaps = LISTS_SITEMAPS.has(parsed.kind);
-    await write(io.stdout, `${JSON.stringify({ kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts })}\n`);
+    const result = { kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts };
+    await write(io.stdout, `${JSON.stringify(failure === undefined ? result : { ...result, error: failure.message })}\n`);
   } else {
     const noun = LISTS_SITEMAPS.has(parsed.kind) ? 'sitemap' : 'URL';
     io.stderr.write(`${source.name}: ${parsed.kind}, ${parsed.entries.toLocaleString('en-US')} ${noun}${parsed.entries === 1 ? '' : 's'}, ${formatBytes(parsed.bytes)}${parsed.compressed ? ' (gzip)' : ''}\n`);
     io.stderr.write(formatFindings({ counts: parsed.counts, diagnostics }));
   }
+  if (failure !== undefined) throw failure;
   return parsed.errors > 0 ? EXIT_FINDINGS : EXIT_OK;
 }
 

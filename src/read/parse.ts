@@ -6,8 +6,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
-import { isSitemapError } from '../errors.ts';
+import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
@@ -289,20 +288,33 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
 
   async *#gunzip(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
-    // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
-    const input = Readable.from(rechunk(bytes, GUNZIP_INPUT_CHUNK), { objectMode: false });
-    input.on('error', (error) => gunzip.destroy(error));
-    input.pipe(gunzip);
+    // A failing source (a dropped connection) is the caller's failure, not damage in the data: what
+    // came before it is inflated and read (a sync flush, where ending the input would call it
+    // truncated), then its error is passed on.
+    let failure: { error: unknown } | undefined;
+    async function* untilFailure(): AsyncGenerator<Uint8Array> {
+      try {
+        // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
+        yield* rechunk(bytes, GUNZIP_INPUT_CHUNK);
+      } catch (error) {
+        failure = { error };
+      }
+    }
+    const input = Readable.from(untilFailure(), { objectMode: false });
+    input.on('end', () => {
+      if (failure === undefined) gunzip.end();
+      else gunzip.flush(zlibConstants.Z_SYNC_FLUSH, () => gunzip.push(null));
+    });
+    input.pipe(gunzip, { end: false });
     try {
       yield* inPieces(gunzip as AsyncIterable<Uint8Array>);
     } catch (error) {
-      // A failing source (a dropped connection) is the caller's failure, not damage in the data.
-      if (isSitemapError(error)) throw error;
       this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${(error as Error).message}); read up to the damage` });
     } finally {
       input.destroy();
       gunzip.destroy();
     }
+    if (failure !== undefined) throw failure.error;
   }
 
   /** Stops at `maxBytes` decompressed: gzip bombs and runaway bodies end there with a finding. */
@@ -347,18 +359,34 @@ async function* toAsync(source: ByteSource): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) yield typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
 }
 
-/** The first `n` bytes (fewer only at the end) and an iterator over the rest. */
+/**
+ * The first `n` bytes (fewer only at the end) and an iterator over the rest. A source that fails
+ * after some bytes fails on the rest: what came before the failure is still read.
+ */
 async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8Array, AsyncIterator<Uint8Array>]> {
   const iterator = bytes[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let length = 0;
-  while (length < n) {
-    const next = await iterator.next();
-    if (next.done === true) break;
-    parts.push(next.value);
-    length += next.value.length;
+  try {
+    while (length < n) {
+      const next = await iterator.next();
+      if (next.done === true) break;
+      parts.push(next.value);
+      length += next.value.length;
+    }
+  } catch (error) {
+    if (length === 0) throw error;
+    return [concat(parts, length), failing(error)];
   }
   return [concat(parts, length), iterator];
+}
+
+/** An iterator that fails with `error` when asked for more. */
+function failing<T>(error: unknown): AsyncIterator<T> {
+  return {
+    next: () => Promise.reject(error as Error),
+    return: async () => ({ done: true, value: undefined }),
+  };
 }
 
 async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -375,10 +403,15 @@ async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIter
   const iterator = text[Symbol.asyncIterator]();
   let first = '';
   // As the choice between XML and lines makes it: control characters do not count.
-  while (first.replace(LEADING_SPACE_OR_CONTROLS, '') === '') {
-    const next = await iterator.next();
-    if (next.done === true) break;
-    first += next.value;
+  try {
+    while (first.replace(LEADING_SPACE_OR_CONTROLS, '') === '') {
+      const next = await iterator.next();
+      if (next.done === true) break;
+      first += next.value;
+    }
+  } catch (error) {
+    if (first === '') throw error;
+    return [first, failing(error)];
   }
   return [first, iterator];
 }
@@ -464,22 +497,27 @@ async function* inPieces(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8
   }
 }
 
-/** The same bytes in pieces of exactly `size` (the last may be shorter). */
+/** The same bytes in pieces of exactly `size` (the last may be shorter, and so may one cut short by the source failing). */
 async function* rechunk(bytes: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
   let piece = new Uint8Array(size);
   let filled = 0;
-  for await (let chunk of bytes) {
-    while (chunk.length > 0) {
-      const n = Math.min(size - filled, chunk.length);
-      piece.set(chunk.subarray(0, n), filled);
-      filled += n;
-      chunk = chunk.subarray(n);
-      if (filled === size) {
-        yield piece;
-        piece = new Uint8Array(size);
-        filled = 0;
+  try {
+    for await (let chunk of bytes) {
+      while (chunk.length > 0) {
+        const n = Math.min(size - filled, chunk.length);
+        piece.set(chunk.subarray(0, n), filled);
+        filled += n;
+        chunk = chunk.subarray(n);
+        if (filled === size) {
+          yield piece;
+          piece = new Uint8Array(size);
+          filled = 0;
+        }
       }
     }
+  } catch (error) {
+    if (filled > 0) yield piece.subarray(0, filled);
+    throw error;
   }
   if (filled > 0) yield piece.subarray(0, filled);
 }

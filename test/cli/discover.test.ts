@@ -44,6 +44,23 @@ describe('sitemapkit discover', () => {
     assert.equal(result.stderr, '');
   });
 
+  test('a sitemap cut off part way shows what was read of it, then the failure', async () => {
+    const server = await startServer((request, response, origin) => {
+      if (request.url !== '/sitemap.xml') return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-length': '100000' });
+      response.write(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a</loc></url><url><loc>${origin}/b</loc></url><url><loc>`);
+      setTimeout(() => response.destroy(), 20);
+    });
+    try {
+      const result = await runCli(['discover', server.origin, ...NET], { cwd });
+      assert.equal(result.code, 1);
+      assert.match(result.stdout, /\n\/sitemap\.xml {2}200 {2}urlset, 2 URLs {2}\d+ B {2}then error: .*sitemap\.xml: body not read to the end: terminated: other side closed {2}\(well-known\)\n/);
+      assert.match(result.stdout, /\nFound 0 sitemaps listing 2 URLs; 1 file could not be read\.\n$/);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('--json: the whole tree as one JSON object', async () => {
     const result = await runCli(['discover', site.origin, '--json', ...NET], { cwd });
     assert.equal(result.code, 1);

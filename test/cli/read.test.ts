@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.ts';
+import { startServer } from '../helpers/http-server.ts';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/read/', import.meta.url));
 const cli = (argv: string[], stdin?: string) => runCli(argv, { cwd: FIXTURES, ...(stdin === undefined ? {} : { stdin }) });
@@ -26,6 +27,29 @@ describe('sitemapkit parse', () => {
     const { code, stdout } = await cli(['parse', '-', '--ndjson'], 'https://a.example/1\nhttps://a.example/2\n');
     assert.equal(code, 0);
     assert.deepEqual(stdout.trim().split('\n').map((line) => JSON.parse(line) as unknown), [{ loc: 'https://a.example/1' }, { loc: 'https://a.example/2' }]);
+  });
+  it('a file cut off part way (a dropped connection): what was read before is printed, then the failure, exit 1', async () => {
+    const server = await startServer((_request, response, origin) => {
+      const urls = [1, 2, 3].map((n) => `<url><loc>${origin}/p/${n}</loc></url>`).join('');
+      response.writeHead(200, { 'content-length': '100000' });
+      response.write(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}<url><loc>${origin}/p/`);
+      setTimeout(() => response.destroy(), 20);
+    });
+    try {
+      const url = `${server.origin}/cut.xml`;
+      const failure = `sitemapkit: ${url}: body not read to the end: terminated: other side closed\n`;
+      const plain = await cli(['parse', url]);
+      assert.deepEqual([plain.code, plain.stdout], [1, [1, 2, 3].map((n) => `${server.origin}/p/${n}\n`).join('')]);
+      assert.match(plain.stderr, /^http:\/\/127\.0\.0\.1:\d+\/cut\.xml: urlset, 3 URLs, \d+ B\n/);
+      assert.ok(plain.stderr.endsWith(`\n${failure}`), plain.stderr);
+      const json = await cli(['parse', url, '--json']);
+      assert.equal(json.code, 1);
+      assert.equal(json.stderr, failure);
+      const result = JSON.parse(json.stdout) as { kind: string; urls: { loc: string }[]; error: string };
+      assert.deepEqual([result.kind, result.urls.length, result.error], ['urlset', 3, failure.slice('sitemapkit: '.length, -1)]);
+    } finally {
+      await server.close();
+    }
   });
   it('an unreadable file is one clear sentence, exit 1; conflicting flags exit 2', async () => {
     const missing = await cli(['parse', 'nope.xml']);

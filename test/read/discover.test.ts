@@ -291,6 +291,45 @@ describe('discoverSitemaps edge cases', () => {
     assert.deepEqual(own.map((d) => [d.rule, d.url]), [['R22', 'https://shop.example/index.xml'], ['FETCH', 'ftp://shop.example/files.xml']]);
   });
 
+  test('transport failures: robots.txt answering 500 or dropping its body is a warning and the well-known paths are still tried; a sitemap cut off keeps the URLs before the cut', async () => {
+    const dropping = (text: string): ReadableStream<Uint8Array> =>
+      new ReadableStream<Uint8Array>({
+        start: (controller) => controller.enqueue(new TextEncoder().encode(text)),
+        pull: (controller) => controller.error(new TypeError('terminated', { cause: new Error('other side closed') })),
+      });
+    const urls = Array.from({ length: 3 }, (_, n) => `<url><loc>https://shop.example/p/${n}</loc></url>`).join('');
+    const urlset = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}`;
+    let robots = (): Response => new Response('down', { status: 500 });
+    const fake: typeof fetch = async (input) => {
+      const url = String(input);
+      if (url === 'https://shop.example/robots.txt') return robots();
+      if (url === 'https://shop.example/sitemap.xml') return new Response(`${urlset}</urlset>`);
+      if (url === 'https://shop.example/cut.xml') return new Response(dropping(`${urlset}<url><loc>https://shop.exa`));
+      return new Response('', { status: 404 });
+    };
+    const options: DiscoverOptions = { ...QUICK, fetch: fake, wellKnownPaths: ['/sitemap.xml'] };
+
+    const down = await discoverSitemaps('https://shop.example', options);
+    assert.deepEqual(down.robots.diagnostics.map((d) => [d.rule, d.level, d.message]), [['FETCH', 'warn', 'robots.txt not read: HTTP 500']]);
+    assert.deepEqual(shape(down.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
+
+    robots = () => new Response(dropping('User-agent: *\nSitemap: https://shop.example/cut.xml\n'));
+    const dropped = await discoverSitemaps('https://shop.example', options);
+    assert.deepEqual(rules(dropped.robots), ['FETCH:warn']);
+    assert.match(dropped.robots.error ?? '', /robots\.txt: body not read to the end: terminated: other side closed/);
+    assert.deepEqual(shape(dropped.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
+
+    robots = () => new Response('Sitemap: ftp://shop.example/files.xml\nSitemap: https://shop.example/cut.xml\n');
+    const cut = await discoverSitemaps('https://shop.example', options);
+    assert.deepEqual(rules(cut.robots), ['R27:warn']);
+    assert.deepEqual(cut.robots.sitemaps, ['https://shop.example/cut.xml']);
+    assert.deepEqual(shape(cut.sitemaps, 'https://shop.example'), [['/cut.xml', 200, 'urlset', 3], ['/sitemap.xml', 200, 'urlset', 3]]);
+    const node = find(cut, '/cut.xml');
+    assert.deepEqual(rules(node), ['FETCH:error']);
+    assert.match(node.error ?? '', /cut\.xml: body not read to the end: terminated: other side closed/);
+    assert.deepEqual(cut.totals, { sitemaps: 1, urls: 6, failed: 1, invalid: 0 });
+  });
+
   test('a site URL that is not http(s) is a bad option', async () => {
     await assert.rejects(discoverSitemaps('ftp://example.com/'), { code: 'SM_BAD_OPTION' });
     await assert.rejects(discoverSitemaps('not a url'), { code: 'SM_BAD_OPTION' });

@@ -324,6 +324,41 @@ describe('recovery from broken files', () => {
     assert.ok(!rules(result).includes('R5'), rules(result).join());
     assert.ok(result.diagnostics.length <= MAX_MALFORMED_REPORTS + 3, `${result.diagnostics.length} findings`);
   });
+  it('a source that fails part way: the entries before the failure are handed out, then its own error, with no finding made up', async () => {
+    const entries = (n: number): string => Array.from({ length: n }, (_, k) => `<url><loc>https://a.example/p/${k}</loc></url>\n`).join('');
+    const open = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+    // Under the bytes looked at to tell the format: the failure comes before the first look is done.
+    const small = new TextEncoder().encode(`${open}${entries(3)}<url><loc>https://a.exa`);
+    const gz = gzipSync(new TextEncoder().encode(`${open}${entries(20_000)}</urlset>\n`));
+    const cut = Math.floor(gz.length / 2);
+    const text = new TextEncoder().encode('https://a.example/1\nhttps://a.example/2\nhttps://a.exa');
+    const dropped = new Error('connection dropped');
+    async function* failingAfter(chunks: Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+      yield* chunks;
+      throw dropped;
+    }
+    const read = async (chunks: Iterable<Uint8Array>): Promise<{ kind: string; locs: string[]; diagnostics: unknown[] }> => {
+      const parsed = parseSitemap(failingAfter(chunks));
+      const seen: string[] = [];
+      await assert.rejects(async () => {
+        for await (const entry of parsed) seen.push(entry.loc);
+      }, (error) => error === dropped);
+      return { kind: parsed.kind, locs: seen, diagnostics: parsed.diagnostics };
+    };
+    const xmlLocs = (n: number): string[] => Array.from({ length: n }, (_, k) => `https://a.example/p/${k}`);
+    assert.deepEqual(await read([small]), { kind: 'urlset', locs: xmlLocs(3), diagnostics: [] });
+    assert.deepEqual(await read(byteByByte(small)), { kind: 'urlset', locs: xmlLocs(3), diagnostics: [] });
+    assert.deepEqual(await read([text]), { kind: 'text', locs: ['https://a.example/1', 'https://a.example/2'], diagnostics: [] });
+    assert.deepEqual(await read([]), { kind: 'unknown', locs: [], diagnostics: [] });
+    // In gzip: the source's failure is passed on, not taken for damaged data (R4).
+    const fromGzip = await read([gz.subarray(0, cut)]);
+    assert.equal(fromGzip.kind, 'urlset');
+    assert.deepEqual(fromGzip.diagnostics, []);
+    assert.ok(fromGzip.locs.length > 1_000 && fromGzip.locs.length < 20_000, `${fromGzip.locs.length} entries`);
+    assert.deepEqual(fromGzip.locs, xmlLocs(fromGzip.locs.length));
+    // Everything the bytes before the failure hold, however they came.
+    assert.deepEqual(await read(randomSplits(gz.subarray(0, cut), 5)), fromGzip);
+  });
   it('empty and whitespace-only bodies', async () => {
     assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
     assert.deepEqual(rules(await parseChunks([new TextEncoder().encode(' \n ')])), ['R5']);
