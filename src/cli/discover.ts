@@ -85,8 +85,7 @@ export function formatTree(report: DiscoveryReport): string {
   const { robots, site } = report;
   const short = (url: string): string => (url.startsWith(site) ? `/${url.slice(site.length)}` : url);
   let text = `${site}\n`;
-  const robotsState = robots.error ?? (robots.status === undefined ? 'not read' : robots.status === 200 ? `${robots.sitemaps.length} Sitemap: line${robots.sitemaps.length === 1 ? '' : 's'}` : `HTTP ${robots.status}, none`);
-  text += `robots.txt: ${robotsState}\n`;
+  text += `robots.txt: ${robotsState(robots)}\n`;
   text += findingLines(robots.diagnostics, 0, '  ');
 
   // Roots at the margin, children drawn below their index; a file's findings sit under its line.
@@ -103,6 +102,14 @@ export function formatTree(report: DiscoveryReport): string {
   text += `Found ${plural(sitemaps, 'sitemap')} listing ${plural(urls, 'URL')}`;
   if (invalid > 0) text += `; ${plural(invalid, 'sitemap')} ${invalid === 1 ? 'has' : 'have'} errors`;
   return `${text}${failed > 0 ? `; ${plural(failed, 'file')} could not be read` : ''}.\n`;
+}
+
+function robotsState(robots: DiscoveryReport['robots']): string {
+  const lines = plural(robots.sitemaps.length, 'Sitemap: line');
+  // Cut off part way: the lines read before still count.
+  if (robots.error !== undefined) return robots.sitemaps.length > 0 ? `${lines}, then error: ${robots.error}` : robots.error;
+  if (robots.status === undefined) return 'not read';
+  return robots.status === 200 ? lines : `HTTP ${robots.status}, none`;
 }
 
 function describe(node: DiscoveredSitemap, short: (url: string) => string): string {

@@ -9,7 +9,7 @@ import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
 import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from './fetch.ts';
 import { DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
-import { sitemapsInRobotsTxt } from './robots.ts';
+import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
 
 /**
@@ -322,7 +322,8 @@ async function parseInto(
 async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<RobotsTxtResult> {
   const url = new URL('/robots.txt', site).href;
   const result: RobotsTxtResult = { url, sitemaps: [], diagnostics: [] };
-  const fetched = await fetchResource(url, { ...options, maxBytes: MAX_ROBOTS_BYTES });
+  // One byte over the cap, so a file over it is told from one just at it.
+  const fetched = await fetchResource(url, { ...options, maxBytes: MAX_ROBOTS_BYTES + 1 });
   if (fetched.redirects.length > 0) result.finalUrl = fetched.finalUrl;
   if (fetched.status !== undefined) result.status = fetched.status;
   if (!fetched.ok) {
@@ -332,16 +333,17 @@ async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<Ro
     }
     return result;
   }
-  let text: string;
+  let read: RobotsText;
   try {
-    text = await readText(fetched.body, MAX_ROBOTS_BYTES);
-  } catch (error) {
-    if (!isSitemapError(error)) throw error;
-    result.error = error.message;
-    result.diagnostics.push({ rule: 'FETCH', level: 'warn', message: `robots.txt not read: ${error.message}`, url });
-    return result;
+    read = await readText(fetched.body, MAX_ROBOTS_BYTES);
   } finally {
     await fetched.cancel();
+  }
+  const { text, cut, failure } = read;
+  if (cut) result.diagnostics.push({ rule: 'R27', level: 'warn', message: `robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes; the rest is not read`, url });
+  if (failure !== undefined) {
+    result.error = failure.message;
+    result.diagnostics.push({ rule: 'FETCH', level: 'warn', message: `robots.txt ${text === '' ? 'not read' : 'read only in part'}: ${failure.message}`, url });
   }
   const listed = new Set<string>();
   for (const value of sitemapsInRobotsTxt(fetched.finalUrl, text)) {
@@ -362,17 +364,30 @@ async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<Ro
   return result;
 }
 
-/** Decodes a body as UTF-8 (BOM dropped), stopping at `maxBytes` rather than failing. */
-async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<string> {
+interface RobotsText {
+  text: string;
+  /** The body was larger than the cap: `text` is its whole lines up to it. */
+  cut: boolean;
+  /** The body failed part way: `text` is its whole lines up to the failure. */
+  failure?: SitemapError;
+}
+
+/** Decodes a body as UTF-8 (BOM dropped) up to `maxBytes`; one that is larger, or fails part way, gives the whole lines before the cut. */
+async function readText(body: AsyncIterable<Uint8Array>, maxBytes: number): Promise<RobotsText> {
   const decoder = new TextDecoder();
   let text = '';
   let total = 0;
-  for await (const chunk of body) {
-    text += decoder.decode(chunk, { stream: true });
-    total += chunk.length;
-    if (total >= maxBytes) break;
+  try {
+    for await (const chunk of body) {
+      if (chunk.length > maxBytes - total) return { text: wholeLines(text + decoder.decode(chunk.subarray(0, maxBytes - total))), cut: true };
+      text += decoder.decode(chunk, { stream: true });
+      total += chunk.length;
+    }
+  } catch (error) {
+    if (!isSitemapError(error)) throw error;
+    return { text: wholeLines(text + decoder.decode()), cut: false, failure: error };
   }
-  return text + decoder.decode();
+  return { text: text + decoder.decode(), cut: false };
 }
 
 interface Claim {

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
-import { sitemapsInRobotsTxt } from './robots.ts';
+import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
 
@@ -226,12 +226,20 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.kind = robots ? 'robots' : 'text';
     if (robots) {
       let whole = '';
-      for await (const chunk of text) {
-        whole += chunk;
-        if (whole.length > MAX_ROBOTS_BYTES) {
-          this.report({ rule: 'R27', level: 'warn', message: `robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes; the rest is not read` });
-          break;
+      // A body cut off part way: its whole lines are read, then the failure is passed on.
+      let failure: { error: unknown } | undefined;
+      try {
+        for await (const chunk of text) {
+          whole += chunk;
+          if (whole.length > MAX_ROBOTS_BYTES) {
+            this.report({ rule: 'R27', level: 'warn', message: `robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes; the rest is not read` });
+            whole = wholeLines(whole.slice(0, MAX_ROBOTS_BYTES));
+            break;
+          }
         }
+      } catch (error) {
+        failure = { error };
+        whole = wholeLines(whole);
       }
       const url = this.#base?.href ?? 'http://robots.invalid/robots.txt';
       const entries: ParsedEntry[] = [];
@@ -242,6 +250,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
       this.entries += entries.length;
       if (entries.length > 0) yield entries;
+      if (failure !== undefined) throw failure.error;
       return;
     }
     let line = 0;

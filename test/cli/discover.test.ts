@@ -44,17 +44,22 @@ describe('sitemapkit discover', () => {
     assert.equal(result.stderr, '');
   });
 
-  test('a sitemap cut off part way shows what was read of it, then the failure', async () => {
+  test('robots.txt and a sitemap cut off part way: each shows what was read of it, then the failure', async () => {
     const server = await startServer((request, response, origin) => {
-      if (request.url !== '/sitemap.xml') return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-length': '100000' });
-      response.write(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a</loc></url><url><loc>${origin}/b</loc></url><url><loc>`);
-      setTimeout(() => response.destroy(), 20);
+      const cutOff = (text: string): void => {
+        response.writeHead(200, { 'content-length': '100000' });
+        response.write(text);
+        setTimeout(() => response.destroy(), 20);
+      };
+      if (request.url === '/robots.txt') cutOff(`Sitemap: ${origin}/sitemap.xml\nSitemap: ${origin}/oth`);
+      else if (request.url === '/sitemap.xml') cutOff(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a</loc></url><url><loc>${origin}/b</loc></url><url><loc>`);
+      else response.writeHead(404).end();
     });
     try {
       const result = await runCli(['discover', server.origin, ...NET], { cwd });
       assert.equal(result.code, 1);
-      assert.match(result.stdout, /\n\/sitemap\.xml {2}200 {2}urlset, 2 URLs {2}\d+ B {2}then error: .*sitemap\.xml: body not read to the end: terminated: other side closed {2}\(well-known\)\n/);
+      assert.match(result.stdout, /\nrobots\.txt: 1 Sitemap: line, then error: .*robots\.txt: body not read to the end: terminated: other side closed\n {2}FETCH warn: robots\.txt read only in part: /);
+      assert.match(result.stdout, /\n\/sitemap\.xml {2}200 {2}urlset, 2 URLs {2}\d+ B {2}then error: .*sitemap\.xml: body not read to the end: terminated: other side closed {2}\(robots\)\n/);
       assert.match(result.stdout, /\nFound 0 sitemaps listing 2 URLs; 1 file could not be read\.\n$/);
     } finally {
       await server.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoverProgress, type DiscoveryReport } from '../../src/read/discover.ts';
+import { MAX_ROBOTS_BYTES } from '../../src/read/parse.ts';
 import { fixture, startFixtureSite } from '../helpers/fixture-site.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';
 
@@ -313,11 +314,22 @@ describe('discoverSitemaps edge cases', () => {
     assert.deepEqual(down.robots.diagnostics.map((d) => [d.rule, d.level, d.message]), [['FETCH', 'warn', 'robots.txt not read: HTTP 500']]);
     assert.deepEqual(shape(down.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
 
-    robots = () => new Response(dropping('User-agent: *\nSitemap: https://shop.example/cut.xml\n'));
-    const dropped = await discoverSitemaps('https://shop.example', options);
-    assert.deepEqual(rules(dropped.robots), ['FETCH:warn']);
+    // Its whole lines before the drop are used; the line the drop broke is not.
+    robots = () => new Response(dropping('User-agent: *\nSitemap: https://shop.example/sitemap.xml\nSitemap: https://shop.example/cut.x'));
+    const dropped = await discoverSitemaps('https://shop.example', { ...options, wellKnownPaths: [] });
+    assert.deepEqual(dropped.robots.diagnostics.map((d) => [d.rule, d.level, d.message.replace(/:.*/, '')]), [['FETCH', 'warn', 'robots.txt read only in part']]);
     assert.match(dropped.robots.error ?? '', /robots\.txt: body not read to the end: terminated: other side closed/);
+    assert.deepEqual(dropped.robots.sitemaps, ['https://shop.example/sitemap.xml']);
     assert.deepEqual(shape(dropped.sitemaps, 'https://shop.example'), [['/sitemap.xml', 200, 'urlset', 3]]);
+
+    // Over the size cap (512 KiB): the lines before it, not the one it cuts, and a warning.
+    const filler = `# ${'x'.repeat(98)}\n`.repeat(Math.floor(MAX_ROBOTS_BYTES / 101));
+    robots = () => new Response(`Sitemap: https://shop.example/sitemap.xml\n${filler}Sitemap: https://shop.example/inside.xml\n${'#'.repeat(200)}\nSitemap: https://shop.example/past.xml\n`);
+    const large = await discoverSitemaps('https://shop.example', { ...options, wellKnownPaths: [] });
+    assert.deepEqual(rules(large.robots), ['R27:warn']);
+    assert.match(large.robots.diagnostics[0]?.message ?? '', /robots\.txt is larger than 524288 bytes; the rest is not read/);
+    assert.equal(large.robots.error, undefined);
+    assert.deepEqual(large.robots.sitemaps, ['https://shop.example/sitemap.xml', 'https://shop.example/inside.xml']);
 
     robots = () => new Response('Sitemap: ftp://shop.example/files.xml\nSitemap: https://shop.example/cut.xml\n');
     const cut = await discoverSitemaps('https://shop.example', options);

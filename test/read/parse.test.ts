@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
+import { MAX_ROBOTS_BYTES } from '../../src/read/parse.ts';
 import { byteByByte, parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
@@ -349,6 +350,8 @@ describe('recovery from broken files', () => {
     assert.deepEqual(await read([small]), { kind: 'urlset', locs: xmlLocs(3), diagnostics: [] });
     assert.deepEqual(await read(byteByByte(small)), { kind: 'urlset', locs: xmlLocs(3), diagnostics: [] });
     assert.deepEqual(await read([text]), { kind: 'text', locs: ['https://a.example/1', 'https://a.example/2'], diagnostics: [] });
+    const robots = new TextEncoder().encode('User-agent: *\nSitemap: https://a.example/1.xml\nSitemap: https://a.exa');
+    assert.deepEqual(await read([robots]), { kind: 'robots', locs: ['https://a.example/1.xml'], diagnostics: [] });
     assert.deepEqual(await read([]), { kind: 'unknown', locs: [], diagnostics: [] });
     // In gzip: the source's failure is passed on, not taken for damaged data (R4).
     const fromGzip = await read([gz.subarray(0, cut)]);
@@ -358,6 +361,15 @@ describe('recovery from broken files', () => {
     assert.deepEqual(fromGzip.locs, xmlLocs(fromGzip.locs.length));
     // Everything the bytes before the failure hold, however they came.
     assert.deepEqual(await read(randomSplits(gz.subarray(0, cut), 5)), fromGzip);
+  });
+  it('robots.txt over the size cap: the Sitemap lines before it, not the one the cap cuts, and a warning, however the bytes are cut', async () => {
+    const filler = `# ${'x'.repeat(98)}\n`.repeat(Math.floor(MAX_ROBOTS_BYTES / 101));
+    const body = new TextEncoder().encode(`Sitemap: https://a.example/1.xml\n${filler}Sitemap: https://a.example/2.xml\n${'#'.repeat(200)}\nSitemap: https://a.example/3.xml\n`);
+    const whole = await parseChunks([body]);
+    assert.equal(whole.kind, 'robots');
+    assert.deepEqual(locs(whole), ['https://a.example/1.xml', 'https://a.example/2.xml']);
+    assert.deepEqual(whole.diagnostics.map((d) => [d.rule, d.level]), [['R27', 'warn']]);
+    assert.deepEqual(await parseChunks(randomSplits(body, 3)), whole);
   });
   it('empty and whitespace-only bodies', async () => {
     assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
