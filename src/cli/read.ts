@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { fetchResource } from '../read/fetch.ts';
-import { parseSitemap, type ByteSource } from '../read/parse.ts';
+import { DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../read/parse.ts';
 import { LISTS_SITEMAPS } from '../read/types.ts';
 import { validateSitemap } from '../read/validate.ts';
 import { schemaDiagnostics } from '../read/xsd.ts';
@@ -42,7 +42,7 @@ async function openSource(input: string, flags: ReadFlags, io: CliIo): Promise<O
   if (input === '-') return withBase({ bytes: io.stdin as AsyncIterable<Uint8Array>, name: 'stdin' });
   if (HTTP.test(input)) {
     // One byte over the parser's cap, so an oversized file is the parser's R3 finding rather than a fetch failure.
-    const response = await fetchResource(input, flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes + 1 });
+    const response = await fetchResource(input, { maxBytes: (flags.maxBytes ?? DEFAULT_MAX_BYTES) + 1 });
     if (!response.ok) throw new SitemapError('SM_INPUT_UNREADABLE', `cannot fetch ${input}: ${response.message}`);
     return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input };
   }

@@ -168,8 +168,13 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     invalid.reportNow = true;
     if (invalid.at !== -1) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
-    if (body !== '') yield* this.#lines(prependText(first, textRest), isRobots(body));
-    else this.report({ rule: 'R5', level: 'error', message: first.trim() === '' ? 'the file holds only whitespace' : 'the file holds only whitespace and control characters' });
+    if (body !== '') {
+      yield* this.#lines(prependText(first, textRest), isRobots(body));
+      return;
+    }
+    // Only whitespace so far: a source that failed after it fails here, rather than look like an empty file.
+    await textRest.next();
+    this.report({ rule: 'R5', level: 'error', message: first.trim() === '' ? 'the file holds only whitespace' : 'the file holds only whitespace and control characters' });
   }
 
   async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidBytes, invalidMessage: string): AsyncGenerator<readonly ParsedEntry[]> {
@@ -226,14 +231,17 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.kind = robots ? 'robots' : 'text';
     if (robots) {
       let whole = '';
+      // Counted as UTF-8, as discover counts the bytes it fetches.
+      let bytes = 0;
       // A body cut off part way: its whole lines are read, then the failure is passed on.
       let failure: { error: unknown } | undefined;
       try {
         for await (const chunk of text) {
           whole += chunk;
-          if (whole.length > MAX_ROBOTS_BYTES) {
+          bytes += Buffer.byteLength(chunk);
+          if (bytes > MAX_ROBOTS_BYTES) {
             this.report({ rule: 'R27', level: 'warn', message: `robots.txt is larger than ${MAX_ROBOTS_BYTES} bytes; the rest is not read` });
-            whole = wholeLines(whole.slice(0, MAX_ROBOTS_BYTES));
+            whole = wholeLines(new TextDecoder().decode(new TextEncoder().encode(whole).subarray(0, MAX_ROBOTS_BYTES)));
             break;
           }
         }
@@ -265,19 +273,32 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
       into.push({ loc: value });
     };
-    for await (const chunk of text) {
-      const lines = (carry + chunk).split(/\r\n|\r|\n/);
-      carry = lines.pop() ?? '';
-      // A CR at the end of a chunk may be half of a CRLF; keep it with the next line.
-      if (chunk.endsWith('\r') && lines.length > 0) carry = `${lines.pop() ?? ''}\r${carry}`;
-      const batch: ParsedEntry[] = [];
-      for (const raw of lines) take(raw, batch);
-      this.entries += batch.length;
-      if (batch.length > 0) yield batch;
+    const takeLast = (raw: string): ParsedEntry[] => {
+      const last: ParsedEntry[] = [];
+      take(raw, last);
+      this.entries += last.length;
+      return last;
+    };
+    try {
+      for await (const chunk of text) {
+        const lines = (carry + chunk).split(/\r\n|\r|\n/);
+        carry = lines.pop() ?? '';
+        // A CR at the end of a chunk may be half of a CRLF; keep it with the next line.
+        if (chunk.endsWith('\r') && lines.length > 0) carry = `${lines.pop() ?? ''}\r${carry}`;
+        const batch: ParsedEntry[] = [];
+        for (const raw of lines) take(raw, batch);
+        this.entries += batch.length;
+        if (batch.length > 0) yield batch;
+      }
+    } catch (error) {
+      // Cut off part way: a line kept for the LF that might follow its CR is whole; the line the cut broke is not.
+      if (carry.endsWith('\r')) {
+        const last = takeLast(carry.slice(0, -1));
+        if (last.length > 0) yield last;
+      }
+      throw error;
     }
-    const last: ParsedEntry[] = [];
-    take(carry, last);
-    this.entries += last.length;
+    const last = takeLast(carry);
     if (last.length > 0) yield last;
   }
 
@@ -329,16 +350,24 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   /** Stops at `maxBytes` decompressed: gzip bombs and runaway bodies end there with a finding. */
   async *#capped(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     const max = this.#options.maxBytes ?? DEFAULT_MAX_BYTES;
-    for await (const chunk of bytes) {
-      const room = max - this.bytes;
-      if (chunk.length > room) {
-        if (room > 0) yield chunk.subarray(0, room);
-        this.bytes = max;
-        this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
-        return;
+    try {
+      for await (const chunk of bytes) {
+        const room = max - this.bytes;
+        if (chunk.length > room) {
+          if (room > 0) yield chunk.subarray(0, room);
+          this.bytes = max;
+          this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
+          return;
+        }
+        this.bytes += chunk.length;
+        yield chunk;
       }
-      this.bytes += chunk.length;
-      yield chunk;
+    } catch (error) {
+      // Cut off part way, but already past the limit: that much is known.
+      if (this.bytes > MAX_SITEMAP_BYTES) {
+        this.report({ rule: 'R3', level: 'error', message: `the file is more than ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
+      }
+      throw error;
     }
     if (this.bytes > MAX_SITEMAP_BYTES) {
       this.report({ rule: 'R3', level: 'error', message: `the file is ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });

@@ -353,6 +353,11 @@ describe('recovery from broken files', () => {
     const robots = new TextEncoder().encode('User-agent: *\nSitemap: https://a.example/1.xml\nSitemap: https://a.exa');
     assert.deepEqual(await read([robots]), { kind: 'robots', locs: ['https://a.example/1.xml'], diagnostics: [] });
     assert.deepEqual(await read([]), { kind: 'unknown', locs: [], diagnostics: [] });
+    // Only whitespace, or one byte of a gzip header, before the failure: not an empty file (R5).
+    assert.deepEqual(await read([new TextEncoder().encode('  \n')]), { kind: 'unknown', locs: [], diagnostics: [] });
+    assert.deepEqual(await read([Uint8Array.of(0x1f)]), { kind: 'unknown', locs: [], diagnostics: [] });
+    // A line ended by a CR just before the failure is whole (the CR is not half of a CRLF after all).
+    assert.deepEqual(await read([new TextEncoder().encode('https://a.example/1\rhttps://a.example/2\r')]), { kind: 'text', locs: ['https://a.example/1', 'https://a.example/2'], diagnostics: [] });
     // In gzip: the source's failure is passed on, not taken for damaged data (R4).
     const fromGzip = await read([gz.subarray(0, cut)]);
     assert.equal(fromGzip.kind, 'urlset');
@@ -361,9 +366,14 @@ describe('recovery from broken files', () => {
     assert.deepEqual(fromGzip.locs, xmlLocs(fromGzip.locs.length));
     // Everything the bytes before the failure hold, however they came.
     assert.deepEqual(await read(randomSplits(gz.subarray(0, cut), 5)), fromGzip);
+    // Past the protocol's size limit before the failure: that much is known, and reported (R3).
+    const spaces = new TextEncoder().encode(' '.repeat(1024 * 1024));
+    const oversized = await read([new TextEncoder().encode(open), ...Array.from({ length: 51 }, () => spaces)]);
+    assert.deepEqual(oversized.diagnostics.map((d) => (d as { rule: string }).rule), ['R3']);
   });
   it('robots.txt over the size cap: the Sitemap lines before it, not the one the cap cuts, and a warning, however the bytes are cut', async () => {
-    const filler = `# ${'x'.repeat(98)}\n`.repeat(Math.floor(MAX_ROBOTS_BYTES / 101));
+    // Two bytes a character: the cap counts bytes, so the file is over it with half as many characters.
+    const filler = `# ${'é'.repeat(49)}\n`.repeat(Math.floor(MAX_ROBOTS_BYTES / 101));
     const body = new TextEncoder().encode(`Sitemap: https://a.example/1.xml\n${filler}Sitemap: https://a.example/2.xml\n${'#'.repeat(200)}\nSitemap: https://a.example/3.xml\n`);
     const whole = await parseChunks([body]);
     assert.equal(whole.kind, 'robots');
