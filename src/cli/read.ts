@@ -37,7 +37,7 @@ const WRITE_BLOCK = 64 * 1024;
 
 /** A path, an http(s) URL or `-` (standard input), opened for reading; failures are one clear sentence. */
 async function openSource(input: string, flags: ReadFlags, io: CliIo): Promise<OpenedSource> {
-  if (flags.base !== undefined && !HTTP.test(flags.base)) throw new SitemapError('SM_BAD_BASE_URL', `--base "${flags.base}" is not an absolute http(s) URL`);
+  if (flags.base !== undefined && !(HTTP.test(flags.base) && URL.canParse(flags.base))) throw new SitemapError('SM_BAD_BASE_URL', `--base "${flags.base}" is not an absolute http(s) URL`);
   const withBase = (source: OpenedSource): OpenedSource => (flags.base === undefined ? source : { ...source, base: flags.base });
   if (input === '-') return withBase({ bytes: io.stdin as AsyncIterable<Uint8Array>, name: 'stdin' });
   if (HTTP.test(input)) {

@@ -80,6 +80,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** GETs `url`, following redirects itself so it can bound and record them. Never throws on transport trouble. */
 export async function fetchResource(url: string, options: FetchOptions = {}): Promise<FetchResult> {
+  checkOptions(options);
   const maxRedirects = options.maxRedirects ?? DEFAULTS.maxRedirects;
   const redirects: string[] = [];
   const visited = new Set<string>();
@@ -159,6 +160,18 @@ function defaultFetch(): Promise<typeof globalThis.fetch> {
     return ((url: string, init: RequestInit) => fetch(url, { ...(init as object), dispatcher })) as unknown as typeof globalThis.fetch;
   });
   return undiciFetch;
+}
+
+/** The longest wait a timer can be set for (about 24.8 days); a longer timeout would overflow it. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function checkOptions({ timeoutMs, retries, maxRedirects }: FetchOptions): void {
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw new SitemapError('SM_BAD_OPTION', `timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${timeoutMs}`);
+  }
+  for (const [name, value] of [['retries', retries], ['maxRedirects', maxRedirects]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number ≥ 0, got ${value}`);
+  }
 }
 
 type Hop = { response: Response; attempts: number; bodySignal: AbortSignal } | { failure: FetchFailureReason; message: string; attempts: number };

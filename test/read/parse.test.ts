@@ -122,6 +122,15 @@ describe('formats', () => {
     assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line]), [['R30', 4]]);
   });
 
+  it('plain text opening with a comment line is still a text list (the comment an R30 error), not a robots.txt; comments alone are a robots.txt', async () => {
+    const result = await parseChunks([readFixture('text-with-comment.txt')]);
+    assert.equal(result.kind, 'text');
+    assert.deepEqual(locs(result), ['https://www.example.com/a', 'https://www.example.com/b']);
+    assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line]), [['R30', 1]]);
+    const comments = await parseChunks([new TextEncoder().encode('# nothing to see\n# here\n')]);
+    assert.deepEqual([comments.kind, comments.entries, comments.diagnostics], ['robots', [], []]);
+  });
+
   it('robots.txt: Sitemap lines, any case, cross-host allowed', async () => {
     const result = await parseChunks([readFixture('robots.txt')], { base: 'https://www.example.com/robots.txt' });
     assert.equal(result.kind, 'robots');
@@ -494,6 +503,10 @@ describe('line ends', () => {
 });
 
 describe('regressions', () => {
+  it('a base that is no URL is a SitemapError (SM_BAD_BASE_URL) for parse and validate, not a TypeError', async () => {
+    assert.throws(() => parseSitemap(new Uint8Array(0), { base: 'http://' }), { code: 'SM_BAD_BASE_URL' });
+    await assert.rejects(validateSitemap(new Uint8Array(0), { base: 'not a url' }), { code: 'SM_BAD_BASE_URL' });
+  });
   it('a source left early is let go: a file stream is destroyed (its descriptor closed) when reading stops, or when the consumer breaks off', async (t) => {
     const path = join(tmpdir(), `sitemapkit-left-early-${process.pid}.xml`);
     t.after(() => rmSync(path, { force: true }));
