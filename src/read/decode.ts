@@ -106,10 +106,13 @@ function controlByteIn(bytes: Uint8Array, from: number, to: number): boolean {
 export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic) => void, isAscii: (bytes: Uint8Array) => boolean): TextDecoding {
   if (head[0] === 0xff && head[1] === 0xfe) return nonUtf8('utf-16le', 'UTF-16 (little-endian byte-order mark)', report);
   if (head[0] === 0xfe && head[1] === 0xff) return nonUtf8('utf-16be', 'UTF-16 (big-endian byte-order mark)', report);
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return utf8(isAscii);
+  // Without a mark, UTF-16 shows in its first `<` and the ASCII character after it (XML Appendix F).
+  if (head[0] === 0x3c && head[1] === 0x00 && head[2] !== 0x00 && head[3] === 0x00) return nonUtf8('utf-16le', 'UTF-16 (little-endian, without a byte-order mark)', report);
+  if (head[0] === 0x00 && head[1] === 0x3c && head[2] === 0x00 && head[3] !== 0x00) return nonUtf8('utf-16be', 'UTF-16 (big-endian, without a byte-order mark)', report);
+  const utf8Mark = head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   // The declaration is ASCII in every encoding a BOM-less XML file may use.
   let ascii = '';
-  for (let i = 0; i < head.length && i < SNIFF_BYTES; i++) ascii += String.fromCharCode(head[i] as number);
+  for (let i = utf8Mark ? 3 : 0; i < head.length && i < SNIFF_BYTES; i++) ascii += String.fromCharCode(head[i] as number);
   const label = DECLARED_ENCODING.exec(ascii)?.[1]?.toLowerCase();
   if (label === undefined || UTF8_LABELS.has(label)) return utf8(isAscii);
   let decoder: InstanceType<typeof TextDecoder>;
@@ -120,6 +123,16 @@ export function sniffEncoding(head: Uint8Array, report: (diagnostic: Diagnostic)
     return utf8(isAscii);
   }
   if (decoder.encoding === 'utf-8') return utf8(isAscii);
+  // The mark says what the bytes are; the declaration is wrong (R1 names the declaration alone).
+  if (utf8Mark) {
+    report({ rule: 'R1', level: 'error', message: `the file declares "${label}" but starts with a UTF-8 byte-order mark; read as UTF-8`, line: 1, column: 1 });
+    return utf8(isAscii);
+  }
+  // A declaration read one byte a character cannot be UTF-16's: the common mislabel (a .NET StringWriter's) of a UTF-8 file.
+  if (decoder.encoding === 'utf-16le' || decoder.encoding === 'utf-16be') {
+    report({ rule: 'R1', level: 'error', message: `the file declares "${label}", but its bytes are one byte a character, not UTF-16; read as UTF-8`, line: 1, column: 1 });
+    return utf8(isAscii);
+  }
   return nonUtf8(label, `"${label}"`, report);
 }
 

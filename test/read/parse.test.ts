@@ -246,11 +246,26 @@ describe('encodings', () => {
       assert.deepEqual(await read(randomSplits(bytes, 3)), whole, 'random splits');
     }
   });
-  it('a file declaring UTF-16 without a byte-order mark: its own U+FFFD is not taken for an unpaired surrogate', async () => {
+  it('a UTF-16 file without a byte-order mark: told by its first characters; its own U+FFFD is not taken for an unpaired surrogate', async () => {
     // Bytes counted from the file's start, not from after a mark it does not have.
-    const declaration = new TextEncoder().encode('<?xml version="1.0" encoding="UTF-16"?>   ');
+    const declaration = new Uint8Array(Buffer.from('<?xml version="1.0" encoding="UTF-16"?>   ', 'utf16le'));
     const parsed = await parseChunks([new Uint8Array([...declaration, 0xfd, 0xff, 0x41, 0x00])]);
-    assert.deepEqual(parsed.diagnostics.filter((d) => d.rule === 'R1').map((d) => d.message), ['the file is encoded in "utf-16", not UTF-8; decoded as utf-16le']);
+    assert.deepEqual(parsed.diagnostics.filter((d) => d.rule === 'R1').map((d) => d.message), ['the file is encoded in UTF-16 (little-endian, without a byte-order mark), not UTF-8; decoded as utf-16le']);
+    const bigEndian = Buffer.from(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/é</loc></url></urlset>`, 'utf16le').swap16();
+    const read = await parseChunks([new Uint8Array(bigEndian)]);
+    assert.deepEqual([read.kind, locs(read), rules(read)], ['urlset', ['https://a.example/é'], ['R1']]);
+  });
+  it('a declaration the bytes belie: UTF-8 declared as UTF-16 (the .NET StringWriter mislabel), or after a UTF-8 byte-order mark, is read as UTF-8 with R1', async () => {
+    const urlset = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/é</loc></url></urlset>';
+    for (const [prefix, label] of [['', 'utf-16'], ['\uFEFF', 'ISO-8859-1']] as const) {
+      const result = await parseEveryWay(new TextEncoder().encode(`${prefix}<?xml version="1.0" encoding="${label}"?>\n${urlset}`));
+      for (const other of result.others) assert.deepEqual(other, result.whole);
+      assert.deepEqual([result.whole.kind, locs(result.whole), result.whole.diagnostics.map((d) => `${d.rule} ${d.message}`)], [
+        'urlset',
+        ['https://a.example/é'],
+        [prefix === '' ? `R1 the file declares "${label.toLowerCase()}", but its bytes are one byte a character, not UTF-16; read as UTF-8` : `R1 the file declares "${label.toLowerCase()}" but starts with a UTF-8 byte-order mark; read as UTF-8`],
+      ]);
+    }
   });
   it('bytes that are not UTF-8 after reading stopped at the cap on findings are not reported, however the input was cut', async () => {
     const head = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'<url><loc>https://a.example/&x</loc></url>\n'.repeat(120)}<url><loc>https://a.example/`);
