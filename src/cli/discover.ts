@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.ts';
 import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../read/discover.ts';
 import type { ParsedRecord } from '../read/types.ts';
 import { startDiscoverProgress } from './progress.ts';
-import { formatBytes } from './report.ts';
+import { formatBytes, urlLine } from './report.ts';
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
 
 export type UrlFormat = 'text' | 'ndjson' | 'csv';
@@ -71,7 +71,7 @@ function withScheme(siteUrl: string): string {
 }
 
 function formatRecord(record: ParsedRecord, format: UrlFormat): string {
-  if (format === 'text') return record.loc;
+  if (format === 'text') return urlLine(record.loc);
   if (format === 'ndjson') return JSON.stringify(record);
   return [record.loc, record.lastmod, record.changefreq, record.priority].map((v) => csvField(v === undefined ? '' : String(v))).join(',');
 }

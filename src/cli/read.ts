@@ -8,7 +8,7 @@ import { LISTS_SITEMAPS } from '../read/types.ts';
 import { validateSitemap } from '../read/validate.ts';
 import { schemaDiagnostics } from '../read/xsd.ts';
 import { openFile } from './files.ts';
-import { formatBytes, formatFindings } from './report.ts';
+import { formatBytes, formatFindings, urlLine } from './report.ts';
 import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
 
 export interface ReadFlags {
@@ -69,7 +69,7 @@ export async function parseCommand(input: string, flags: ParseFlags, io: CliIo):
         entries.push(...batch);
         continue;
       }
-      for (const entry of batch) block += flags.ndjson ? `${JSON.stringify(entry)}\n` : `${entry.loc}\n`;
+      for (const entry of batch) block += flags.ndjson ? `${JSON.stringify(entry)}\n` : `${urlLine(entry.loc)}\n`;
       if (block.length >= WRITE_BLOCK) {
         await write(io.stdout, block);
         block = '';
@@ -103,7 +103,8 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   };
   // Schema validation needs the whole text, so the bytes are read once into memory (at most the size cap).
   let bytes: ByteSource = source.bytes;
-  if (flags.xsd) bytes = await collect(source.bytes);
+  // Past the cap the parser stops reading anyway (R3): what it will not read is not held.
+  if (flags.xsd) bytes = await collect(source.bytes, (flags.maxBytes ?? DEFAULT_MAX_BYTES) + 1);
   const result = await validateSitemap(bytes, options);
   if (flags.xsd && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
     const schema = await schemaDiagnostics(await parseSitemap(bytes, options).text(), result.kind);
@@ -125,10 +126,15 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   return result.valid ? EXIT_OK : EXIT_FINDINGS;
 }
 
-async function collect(bytes: ByteSource): Promise<Uint8Array> {
+async function collect(bytes: ByteSource, limit: number): Promise<Uint8Array> {
   if (bytes instanceof Uint8Array) return bytes;
   const parts: Uint8Array[] = [];
-  for await (const part of bytes) parts.push(part);
+  let total = 0;
+  for await (const part of bytes) {
+    parts.push(part);
+    total += part.length;
+    if (total >= limit) break;
+  }
   return Buffer.concat(parts);
 }
 

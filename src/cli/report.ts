@@ -112,3 +112,8 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
   }
   return text;
 }
+
+/** A URL on a line of its own: a line break inside it (XML allows one in `<loc>`) is printed percent-encoded, so one URL stays one line. */
+export function urlLine(url: string): string {
+  return url.replace(/[\r\n]/g, (c) => (c === '\r' ? '%0D' : '%0A'));
+}

@@ -37,6 +37,8 @@ const TEXT_CHUNK = 64 * 1024;
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
 const ROBOTS_LINE = /^(?:user-agent|disallow|allow|sitemap|crawl-delay|host|clean-param)[ \t]*:/i;
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
+/** A line of a text sitemap longer than this is skipped unread (R30): a URL has at most 2,048 characters (R9). */
+const MAX_TEXT_LINE = 64 * 1024;
 /** Bytes looked at to tell the format: the encoding's (SNIFF_BYTES), and text printed ahead of the XML (several PHP warnings fit). */
 const FORMAT_LOOK_BYTES = 8 * 1024;
 /** A line that starts an XML declaration or a sitemap's root, after other text (ASCII, so found in the bytes of any ASCII-compatible encoding). */
@@ -254,9 +256,16 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       const url = this.#base?.href ?? 'http://robots.invalid/robots.txt';
       const entries: ParsedEntry[] = [];
       for (const sitemap of sitemapsInRobotsTxt(url, whole)) {
-        const loc = sitemap.trim();
-        if (!HTTP_URL.test(loc)) this.report({ rule: 'R27', level: 'warn', message: `Sitemap: "${loc}" is not an absolute http(s) URL`, url: loc });
-        entries.push({ loc });
+        const value = sitemap.trim();
+        // A relative value is resolved against robots.txt's own URL when it is known, as discover does (R27 allows it, with a warning).
+        const resolved = !HTTP_URL.test(value) && this.#base !== undefined && URL.canParse(value, this.#base.href) ? new URL(value, this.#base).href : undefined;
+        if (resolved !== undefined && HTTP_URL.test(resolved)) {
+          this.report({ rule: 'R27', level: 'warn', message: `Sitemap: URL should be absolute: "${value}" (read as ${resolved})`, url: resolved });
+          entries.push({ loc: resolved });
+          continue;
+        }
+        if (!HTTP_URL.test(value)) this.report({ rule: 'R27', level: 'warn', message: `Sitemap: "${value}" is not an absolute http(s) URL`, url: value });
+        entries.push({ loc: value });
       }
       this.entries += entries.length;
       if (entries.length > 0) yield entries;
@@ -264,7 +273,6 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       return;
     }
     let line = 0;
-    let carry = '';
     const take = (raw: string, into: ParsedEntry[]): void => {
       line++;
       const value = raw.trim();
@@ -275,32 +283,42 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
       into.push({ loc: value });
     };
-    const takeLast = (raw: string): ParsedEntry[] => {
-      const last: ParsedEntry[] = [];
-      take(raw, last);
-      this.entries += last.length;
-      return last;
-    };
-    try {
-      for await (const chunk of text) {
-        const lines = (carry + chunk).split(/\r\n|\r|\n/);
-        carry = lines.pop() ?? '';
-        // A CR at the end of a chunk may be half of a CRLF; keep it with the next line.
-        if (chunk.endsWith('\r') && lines.length > 0) carry = `${lines.pop() ?? ''}\r${carry}`;
-        const batch: ParsedEntry[] = [];
-        for (const raw of lines) take(raw, batch);
-        this.entries += batch.length;
-        if (batch.length > 0) yield batch;
+    // The line not ended yet; only the new text is split, so a long line costs no more than its length.
+    let carry = '';
+    // Characters of a line past MAX_TEXT_LINE, dropped as they come: a line of megabytes is no URL, and is not kept whole.
+    let overlong = 0;
+    // The chunk before ended with a CR: an LF starting this one is the rest of that line's CRLF.
+    let afterReturn = false;
+    for await (let chunk of text) {
+      if (afterReturn && chunk.startsWith('\n')) chunk = chunk.slice(1);
+      afterReturn = chunk.endsWith('\r');
+      if (chunk === '') continue;
+      const lines = chunk.split(/\r\n|\r|\n/);
+      const rest = lines.pop() ?? '';
+      const batch: ParsedEntry[] = [];
+      for (let i = 0; i < lines.length; i++) {
+        const raw = i === 0 ? carry + (lines[0] as string) : (lines[i] as string);
+        if (i === 0 && overlong > 0) {
+          line++;
+          this.report({ rule: 'R30', level: 'error', message: `line is longer than ${MAX_TEXT_LINE} characters (${overlong + raw.length}); skipped`, line, column: 1 });
+          overlong = 0;
+        } else take(raw, batch);
       }
-    } catch (error) {
-      // Cut off part way: a line kept for the LF that might follow its CR is whole; the line the cut broke is not.
-      if (carry.endsWith('\r')) {
-        const last = takeLast(carry.slice(0, -1));
-        if (last.length > 0) yield last;
-      }
-      throw error;
+      if (lines.length > 0) carry = '';
+      if (overlong > 0) overlong += rest.length;
+      else if (carry.length + rest.length > MAX_TEXT_LINE) {
+        overlong = carry.length + rest.length;
+        carry = '';
+      } else carry += rest;
+      this.entries += batch.length;
+      if (batch.length > 0) yield batch;
     }
-    const last = takeLast(carry);
+    const last: ParsedEntry[] = [];
+    if (overlong > 0) {
+      line++;
+      this.report({ rule: 'R30', level: 'error', message: `line is longer than ${MAX_TEXT_LINE} characters (${overlong}); skipped`, line, column: 1 });
+    } else take(carry, last);
+    this.entries += last.length;
     if (last.length > 0) yield last;
   }
 

@@ -86,7 +86,9 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
       url = entry.loc;
       if (seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again' });
       else seen.add(entry.loc);
-      if (LISTS_SITEMAPS.has(parsed.kind)) {
+      if (parsed.kind === 'robots') {
+        checkRobotsEntry(entry.loc, base, report);
+      } else if (LISTS_SITEMAPS.has(parsed.kind)) {
         checkIndexEntry(entry as SitemapIndexEntry, scope, report);
       } else {
         const record = entry as ParsedRecord;
@@ -102,6 +104,9 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   line = 0;
   if (parsed.kind === 'urlset' && parsed.entries > MAX_URLS_PER_SITEMAP) {
     report({ rule: 'R15', level: 'error', message: `${parsed.entries} URLs; a sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it and add an index)` });
+  }
+  if (parsed.kind === 'text' && parsed.entries > MAX_URLS_PER_SITEMAP) {
+    report({ rule: 'R30', level: 'error', message: `${parsed.entries} URLs; a text sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it)` });
   }
   if (parsed.kind === 'sitemapindex' && parsed.entries > MAX_SITEMAPS_PER_INDEX) {
     report({ rule: 'R20', level: 'error', message: `${parsed.entries} sitemaps; an index may list at most ${MAX_SITEMAPS_PER_INDEX}` });
@@ -159,6 +164,18 @@ function checkLastmodForm(lastmod: unknown, report: (diagnostic: Diagnostic) => 
   if (typeof lastmod !== 'string') return;
   if (parseW3cDatetime(lastmod)?.form === 'minutes') {
     report({ rule: 'R12', level: 'warn', message: `lastmod "${lastmod}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it` });
+  }
+}
+
+/**
+ * robots.txt is how a site lists sitemaps on other hosts (R18), so no scope rule (R21) applies; what
+ * is not an absolute http(s) URL the parser has reported (R27).
+ */
+function checkRobotsEntry(loc: string, base: URL | undefined, report: (diagnostic: Diagnostic) => void): void {
+  if (!URL.canParse(loc) || !/^https?:$/.test(new URL(loc).protocol)) return;
+  checkLoc(loc, report);
+  if (base !== undefined && new URL(loc).host !== base.host) {
+    report({ rule: 'R18', level: 'info', message: `cross-submission: ${loc} is on another host; it may list this site's URLs` });
   }
 }
 

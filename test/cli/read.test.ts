@@ -23,6 +23,11 @@ describe('sitemapkit parse', () => {
     assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line, d.file]), [['R8', 4, 'index.xml']]);
     assert.equal(code, 1);
   });
+  it('a line break inside <loc> is printed percent-encoded: one URL a line still', async () => {
+    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/new\nline</loc></url><url><loc>https://a.example/cr&#13;x</loc></url></urlset>';
+    const { stdout } = await cli(['parse', '-'], xml);
+    assert.equal(stdout, 'https://a.example/new%0Aline\nhttps://a.example/cr%0Dx\n');
+  });
   it('--ndjson streams one record a line; - reads standard input', async () => {
     const { code, stdout } = await cli(['parse', '-', '--ndjson'], 'https://a.example/1\nhttps://a.example/2\n');
     assert.equal(code, 0);

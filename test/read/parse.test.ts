@@ -131,6 +131,22 @@ describe('formats', () => {
     assert.deepEqual([comments.kind, comments.entries, comments.diagnostics], ['robots', [], []]);
   });
 
+  it('plain text: line ends of every kind and blank lines count the same however the bytes are cut; a line past 64 KiB is skipped (R30) without being kept whole', async () => {
+    const lines = (long: string): string => `https://a.example/1\r\n\nnot a url\r\rhttps://a.example/2\n${long}\r\nhttps://a.example/3\r\n\r\nhttps://a.example/4`;
+    const { whole, others } = await parseEveryWay(new TextEncoder().encode(lines('x')));
+    for (const other of others) assert.deepEqual(other, whole);
+    assert.deepEqual(locs(whole), ['https://a.example/1', 'https://a.example/2', 'https://a.example/3', 'https://a.example/4']);
+    assert.deepEqual(whole.diagnostics.map((d) => [d.rule, d.line]), [['R30', 3], ['R30', 6]]);
+    const bytes = new TextEncoder().encode(lines('x'.repeat(200_000)));
+    const long = await parseChunks([bytes]);
+    assert.deepEqual(locs(long), locs(whole));
+    assert.deepEqual(long.diagnostics.map((d) => [d.rule, d.line, d.message]), [
+      ['R30', 3, 'line is not an absolute http(s) URL: "not a url"; skipped'],
+      ['R30', 6, 'line is longer than 65536 characters (200000); skipped'],
+    ]);
+    for (const seed of [1, 2]) assert.deepEqual(await parseChunks(randomSplits(bytes, seed)), long);
+  });
+
   it('robots.txt: Sitemap lines, any case, cross-host allowed', async () => {
     const result = await parseChunks([readFixture('robots.txt')], { base: 'https://www.example.com/robots.txt' });
     assert.equal(result.kind, 'robots');

@@ -54,6 +54,21 @@ describe('validateSitemap', () => {
       [['R15', undefined, undefined], ['R25', 3, 2_238_936]],
     );
   });
+  it('a text sitemap over 50,000 URLs is R30, about the whole file', async () => {
+    const lines = Array.from({ length: 50_001 }, (_, i) => `https://a.example/${i}\n`).join('');
+    const result = await validateSitemap(new TextEncoder().encode(lines));
+    assert.deepEqual([result.valid, result.kind, result.diagnostics.map((d) => [d.rule, d.level, d.line])], [false, 'text', [['R30', 'error', undefined]]]);
+  });
+  it('robots.txt: another host is cross-submission (R18 info), not R21; a relative Sitemap: is resolved with an R27 warning, not an R8 error', async () => {
+    const robots = new TextEncoder().encode('User-agent: *\nSitemap: https://cdn.other.net/a.xml\nSitemap: /rel.xml\nSitemap: ftp://a.example/s.xml\nSitemap: https://a.example/s.xml\n');
+    const result = await validateSitemap(robots, { base: 'https://a.example/robots.txt' });
+    assert.deepEqual([result.valid, result.kind, result.entries], [true, 'robots', 4]);
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.message}`), [
+      'R27:warn Sitemap: URL should be absolute: "/rel.xml" (read as https://a.example/rel.xml)',
+      'R27:warn Sitemap: "ftp://a.example/s.xml" is not an absolute http(s) URL',
+      'R18:info cross-submission: https://cdn.other.net/a.xml is on another host; it may list this site\'s URLs',
+    ]);
+  });
   it('past maxDiagnostics, the first findings in file order are kept, however the input was cut', async () => {
     // Parser findings (the bare &) and checks on entries (the lastmod without seconds) on every line; the padding puts the cut after the sniffed first KiB.
     let text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n`;
