@@ -203,10 +203,10 @@ export class SitemapAssembler implements XmlEvents {
         return true;
       }
       const record = this.#record as ParsedRecord;
+      // An empty field is kept as written (''), as validate reports it (R11, R13, R14).
       if (index === 0) record.loc = value;
-      else if (index === 1) {
-        if (value !== '') record.lastmod = value;
-      } else if (index === 2) record.changefreq = value;
+      else if (index === 1) record.lastmod = value;
+      else if (index === 2) record.changefreq = value;
       else record.priority = value;
       return true;
     }
@@ -346,9 +346,8 @@ export class SitemapAssembler implements XmlEvents {
         continue;
       }
       const value = trimmedAsWritten(texts[i] as string, raw);
-      if (field === Step.Lastmod) {
-        if (value !== '') record.lastmod = value;
-      } else if (field === Step.Changefreq) record.changefreq = value;
+      if (field === Step.Lastmod) record.lastmod = value;
+      else if (field === Step.Changefreq) record.changefreq = value;
       else record.priority = value;
     }
     if (core.length === plan.length) return record.loc === undefined ? undefined : record;
@@ -668,9 +667,8 @@ export class SitemapAssembler implements XmlEvents {
         if (record === undefined) return;
         // Named stores, not record[key]: every record then shares one hidden class.
         if (key === 'loc') record.loc = this.#loc(value, raw);
-        else if (key === 'lastmod') {
-          if (value !== '') record.lastmod = value;
-        } else if (key === 'changefreq') record.changefreq = value;
+        else if (key === 'lastmod') record.lastmod = value;
+        else if (key === 'changefreq') record.changefreq = value;
         else if (key === 'priority') record.priority = value;
         else this.#pubDate(record, value);
         return;

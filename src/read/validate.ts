@@ -93,6 +93,7 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
       } else {
         const record = entry as ParsedRecord;
         checkLoc(record.loc, report);
+        checkEmptyFields(record, report);
         checkLastmodForm(record.lastmod, report);
         if (record.news !== undefined) news++;
         normalizer.normalize(record, line);
@@ -157,6 +158,13 @@ function checkLoc(loc: string, report: (diagnostic: Diagnostic) => void): void {
     report({ rule: 'R10', level: 'warn', message: 'the URL holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)' });
   }
   if (loc.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${loc.length} characters; the protocol asks for fewer than 2,048` });
+}
+
+/** An element with no value: the writer's input may leave a field empty to mean absent, a file may not (the schema rejects it). */
+function checkEmptyFields(record: ParsedRecord, report: (diagnostic: Diagnostic) => void): void {
+  if (record.lastmod === '') report({ rule: 'R11', level: 'error', message: '<lastmod> is empty; leave the element out when the date is not known' });
+  if (record.changefreq === '') report({ rule: 'R13', level: 'error', message: '<changefreq> is empty' });
+  if (record.priority === '') report({ rule: 'R14', level: 'error', message: '<priority> is empty' });
 }
 
 /** The normalizer completes `hh:mm` with `:00` when writing; in a file it is a form the schema rejects (R12). */

@@ -29,6 +29,10 @@ describe('validateSitemap', () => {
     assert.equal(valid, false);
     assert.deepEqual(rules, ['R11:error@3', 'R13:error@4', 'R14:error@5', 'R12:warn@6', 'R10:error@7', 'R10:warn@8', 'R8:error@9', 'R25:warn@10']);
   });
+  it('an empty lastmod, changefreq or priority is an error (the schema rejects each), not a field left out', async () => {
+    const { valid, rules } = await found(urlset('<url><loc>https://a.example/</loc><lastmod></lastmod><changefreq/><priority> </priority></url>'));
+    assert.deepEqual([valid, rules], [false, ['R11:error@3', 'R13:error@3', 'R14:error@3']]);
+  });
   it('a relative loc is one R8: unresolved without the file URL, resolved with it', async () => {
     const body = '<url><loc>/shop/x</loc></url>';
     // Before, the checks said it again ('"/shop/x" is not an absolute URL') after the reader had.
