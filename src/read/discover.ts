@@ -272,9 +272,19 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
   if (pending.parent?.kind === 'sitemapindex' && node.kind === 'sitemapindex') {
     note(node, 'R22', 'warn', `an index listed by another index (${pending.parent.url}): indexes should not nest`);
   }
-  // A probed path that answers with an HTML page, nothing usable, or one line of text that is no URL ("404 Not Found") is a soft 404, not a sitemap.
-  if (probe && node.error === undefined && (node.kind === 'unknown' || (node.kind === 'text' && node.urls === 0 && node.errors <= 1))) return { pending, children };
+  if (probe && node.error === undefined && isSoft404(node, fetched.contentType)) return { pending, children };
   return outcome;
+}
+
+/**
+ * What a probed path answers instead of a 404: an HTML page or nothing usable, or text without a
+ * single URL that is one line ("404 Not Found") or not served as text (a JSON error object). A
+ * text/plain list of relative paths is a broken sitemap, and is shown.
+ */
+function isSoft404(node: DiscoveredSitemap, contentType: string | undefined): boolean {
+  if (node.kind === 'unknown') return true;
+  if (node.kind !== 'text' || node.urls > 0) return false;
+  return node.errors <= 1 || (contentType !== undefined && !/^text\/plain\b/i.test(contentType));
 }
 
 async function parseInto(

@@ -272,6 +272,12 @@ describe('discoverSitemaps edge cases', () => {
     const listed = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [] });
     assert.deepEqual(shape(listed.sitemaps, 'https://shop.example'), [['/listed.txt', 200, 'text', 0]]);
     assert.equal(listed.totals.invalid, 1);
+    // An error object served as JSON, over several lines, at every probed path: no sitemap there either.
+    const json = async (): Promise<Response> => new Response('{\n  "error": "Not Found",\n  "status": 404\n}\n', { headers: { 'content-type': 'application/json' } });
+    for (const path of ['/sitemap.txt', '/sitemap.xml']) served.set(`https://shop.example${path}`, json);
+    served.delete('https://shop.example/robots.txt');
+    const catchAll = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: ['/sitemap.xml', '/sitemap.txt'] });
+    assert.deepEqual([catchAll.sitemaps, catchAll.totals.invalid], [[], 0]);
   });
 
   test('an index listing itself, another scheme and a relative path: a loop, a skip, a resolved fetch', async () => {
