@@ -276,11 +276,14 @@ async function discard(response: Response): Promise<void> {
 }
 
 function networkMessage(cause: unknown): string {
-  if (!(cause instanceof Error)) return String(cause);
+  if (!(cause instanceof Error)) return oneLine(String(cause));
   // undici puts the useful part ("ECONNREFUSED", "other side closed") in the cause.
   const inner = cause.cause instanceof Error ? cause.cause.message : undefined;
-  return inner === undefined || inner === cause.message ? cause.message : `${cause.message}: ${inner}`;
+  return oneLine(inner === undefined || inner === cause.message ? cause.message : `${cause.message}: ${inner}`);
 }
+
+/** TLS errors come with OpenSSL's line breaks; a message goes on one line of the tree. */
+const oneLine = (message: string): string => message.replace(/\s+/g, ' ').trim();
 
 function isHttpUrl(url: string): boolean {
   return URL.canParse(url) && /^https?:$/.test(new URL(url).protocol);

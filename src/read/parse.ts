@@ -43,6 +43,8 @@ const MAX_TEXT_LINE = 64 * 1024;
 const FORMAT_LOOK_BYTES = 8 * 1024;
 /** A line that starts an XML declaration or a sitemap's root, after other text (ASCII, so found in the bytes of any ASCII-compatible encoding). */
 const XML_AFTER_TEXT = /^<(?:\?xml|urlset|sitemapindex)[\s>]/m;
+/** `<!doctype html`, in any case but XML's own `DOCTYPE`, after whitespace only (captured). */
+const HTML_DOCTYPE = /^([ \t\r\n]*)<!(?!DOCTYPE)[Dd][Oo][Cc][Tt][Yy][Pp][Ee][ \t\r\n]+[Hh][Tt][Mm][Ll][\s>]/;
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
 const LEADING_SPACE_OR_CONTROLS = /^[\s\x00-\x08\x0B\x0C\x0E-\x1F]+/;
 
@@ -164,9 +166,20 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const [first, textRest] = await peekText(text);
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
-    // Nor does text before it (a PHP notice printed ahead of the XML): the XML reader reports it, and reads the sitemap after it.
     // Looked for in the first bytes, which every way of cutting the input hands over whole.
-    if (body.startsWith('<') || XML_AFTER_TEXT.test(new TextDecoder('latin1').decode(head.subarray(0, FORMAT_LOOK_BYTES)))) {
+    const look = new TextDecoder('latin1').decode(head.subarray(head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0, FORMAT_LOOK_BYTES));
+    // An HTML page (a soft 404) spelling its doctype the HTML way is no XML: one finding for it, not one per character the XML reader trips on.
+    const htmlDoctype = HTML_DOCTYPE.exec(look);
+    if (htmlDoctype !== null) {
+      const before = look.slice(0, htmlDoctype[1]?.length ?? 0);
+      const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+      const at = { line: before.split(/\r\n|\r|\n/).length, column: before.length - lineStart + 1 };
+      this.report({ rule: 'R2', level: 'error', message: 'not well-formed XML: "<!doctype" is the HTML spelling (XML writes <!DOCTYPE)', ...at });
+      this.report({ rule: 'R5', level: 'error', message: 'an HTML page, not a sitemap; expected <urlset> or <sitemapindex> (or an RSS or Atom feed)', ...at });
+      return;
+    }
+    // Nor does text before it (a PHP notice printed ahead of the XML): the XML reader reports it, and reads the sitemap after it.
+    if (body.startsWith('<') || XML_AFTER_TEXT.test(look)) {
       yield* this.#xml(prependText(first, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }

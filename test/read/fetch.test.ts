@@ -186,6 +186,18 @@ describe('fetchResource', () => {
     assert.deepEqual(date.sleeps, [5000]);
   });
 
+  test('https to a plain-HTTP port: a network failure whose message (OpenSSL\'s) is one line', async () => {
+    const server = await startServer((_request, response) => response.end('plain'));
+    try {
+      const result = await fetchResource(`${server.origin.replace('http:', 'https:')}/`, { retries: 0 });
+      assert.ok(!result.ok);
+      assert.equal(result.reason, 'network');
+      assert.match(result.message, /wrong version number/);
+      assert.doesNotMatch(result.message, /\n|\s$/);
+    } finally {
+      await server.close();
+    }
+  });
   test('a connection reset is a network error, retried', async () => {
     const { sleeps, options } = noWait();
     const result = await fetchResource(`${server.origin}/reset`, options);

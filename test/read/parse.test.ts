@@ -338,6 +338,14 @@ describe('recovery from broken files', () => {
     assert.equal(result.entries.length, 0);
     assert.ok(result.diagnostics.some((d) => d.rule === 'R5' && /HTML page/.test(d.message)));
   });
+  it('an HTML page spelling its doctype the HTML way (<!doctype html>) is named as such in two findings, not one per character', async () => {
+    const page = new TextEncoder().encode('\n  <!doctype html>\n<html lang="en"><head><title>Not found</title></head><body><p>Sorry</p></body></html>\n');
+    const { whole, others } = await parseEveryWay(page);
+    for (const other of others) assert.deepEqual(other, whole);
+    assert.equal(whole.kind, 'unknown');
+    assert.deepEqual(whole.diagnostics.map((d) => [d.rule, d.level, d.line, d.column]), [['R2', 'error', 2, 3], ['R5', 'error', 2, 3]]);
+    assert.match(whole.diagnostics[1]?.message ?? '', /an HTML page, not a sitemap/);
+  });
   it('structural faults are reported with their rule and the entries still read', async () => {
     const result = await parseChunks([readFixture('structure-faults.xml')]);
     assert.deepEqual(locs(result), ['https://www.example.com/order', 'https://www.example.com/twice', 'https://www.example.com/ext', 'https://www.example.com/title']);
