@@ -8,6 +8,7 @@ import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
 import { NS } from '../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
 import { hasScheme } from '../rules/url.ts';
+import { parseRfc822Date, parseW3cDatetime } from '../rules/datetime.ts';
 import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
 
@@ -714,11 +715,17 @@ export class SitemapAssembler implements XmlEvents {
 
   /** RSS dates are RFC 822; records carry W3C Datetime (R31). */
   #pubDate(record: ParsedRecord, value: string): void {
-    const epoch = Date.parse(value);
-    if (Number.isNaN(epoch)) {
-      this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, record.loc || undefined);
+    const url = record.loc || undefined;
+    const date = parseRfc822Date(value);
+    // Feeds often carry a W3C (ISO 8601) date instead; it is unambiguous, so it is read, with a word.
+    const w3c = date === undefined ? parseW3cDatetime(value.trim()) : undefined;
+    const epoch = date?.epoch ?? w3c?.epoch;
+    if (epoch === undefined) {
+      this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, url);
       return;
     }
+    if (date?.zoned === false) this.#report('R31', 'warn', `<pubDate> "${value}" has no time zone; read as UTC`, url);
+    if (w3c !== undefined) this.#report('R31', 'warn', `<pubDate> "${value}" is a W3C date, not RFC 822; read as such`, url);
     record.lastmod = new Date(epoch).toISOString().replace(/\.000Z$/, 'Z');
   }
 

@@ -109,6 +109,18 @@ describe('formats', () => {
     assert.deepEqual(rules(result), ['R31']);
   });
 
+  it('RSS pubDate is read by RFC 822 itself, whatever the machine\'s time zone: zones named and numeric, two-digit years, none read as UTC with a warning, ISO dates read with a warning', async () => {
+    const item = (date: string): string => `<item><link>https://a.example/${encodeURIComponent(date)}</link><pubDate>${date}</pubDate></item>`;
+    const dates = ['Mon, 03 Jan 2005 10:00:00 GMT', '3 Jan 05 10:00 -0130', 'Mon, 03 Jan 2005 10:00:00 EST', 'Mon, 03 Jan 2005 10:00:00', '03 Jan 0099 10:00:00 +0000', '2005-01-03T10:00:00+01:00', '31 Feb 2005 10:00:00 GMT', 'yesterday'];
+    const rss = new TextEncoder().encode(`<rss version="2.0"><channel>${dates.map(item).join('')}</channel></rss>`);
+    const result = await parseChunks([rss]);
+    assert.deepEqual(
+      result.entries.map((e) => (e as { lastmod?: string }).lastmod ?? null),
+      ['2005-01-03T10:00:00Z', '2005-01-03T11:30:00Z', '2005-01-03T15:00:00Z', '2005-01-03T10:00:00Z', '0099-01-03T10:00:00Z', '2005-01-03T09:00:00Z', null, null],
+    );
+    assert.deepEqual(result.diagnostics.map((d) => d.message.replace(/^<pubDate> "[^"]*" /, '')), ['has no time zone; read as UTC', 'is a W3C date, not RFC 822; read as such', 'is not an RFC 822 date; ignored', 'is not an RFC 822 date; ignored']);
+  });
+
   it('Atom: the alternate (or rel-less) link, never self or edit', async () => {
     const result = await parseChunks([readFixture('atom.xml')]);
     assert.equal(result.kind, 'atom');
