@@ -11,6 +11,7 @@ import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess }
 import { DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
+import { SitemapChecks } from './validate.ts';
 
 /**
  * Probed when robots.txt does not list them: the names generators and CMSs use (WordPress core and
@@ -105,6 +106,8 @@ export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
   onUrl?: (record: ParsedRecord, sitemap: DiscoveredSitemap) => void | Promise<void>;
   /** How far discovery has got: after each file, each file found, and every few thousand page URLs. */
   onProgress?: (progress: DiscoverProgress) => void;
+  /** Clock for the news age check (R37). @default Date.now */
+  now?: () => number;
 }
 
 export interface DiscoverProgress {
@@ -301,8 +304,16 @@ async function parseInto(
     maxDiagnostics: options.maxDiagnostics ?? DEFAULTS.maxDiagnostics,
   });
   let extraChildren = 0;
+  // Every file read is checked as validate checks it, but for scope: a sitemap robots.txt lists may cover its whole host (R18).
+  let loc: string | undefined;
+  const checks = new SitemapChecks({ base: undefined, scope: false, now: (options.now ?? Date.now)() }, (diagnostic) => {
+    if (loc !== undefined && diagnostic.url === undefined) diagnostic.url = loc;
+    parsed.report(diagnostic);
+  });
   try {
     for await (const entry of parsed) {
+      loc = entry.loc;
+      checks.entry(entry, parsed.kind, 0);
       if (LISTS_SITEMAPS.has(parsed.kind)) {
         if (children.length < MAX_SITEMAPS_PER_INDEX) children.push(entry.loc);
         else extraChildren++;
@@ -312,6 +323,8 @@ async function parseInto(
         await options.onUrl?.(entry as ParsedRecord, node);
       }
     }
+    loc = undefined;
+    checks.end(parsed.kind, parsed.entries);
   } catch (error) {
     if (!isSitemapError(error)) throw error;
     node.error = error.message;

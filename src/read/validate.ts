@@ -11,7 +11,7 @@ import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { checkScope, hasScheme, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
 import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from './parse.ts';
-import type { ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
+import type { ParsedEntry, ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
 import { LISTS_SITEMAPS } from './types.ts';
 
 export interface ValidateOptions extends ParseOptions {
@@ -51,73 +51,111 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
     },
   });
   const base = options.base === undefined ? undefined : new URL(options.base);
-  const scope = base === undefined ? undefined : scopeOf(new URL('.', base));
   let line = 0;
   let column = 0;
   let url: string | undefined;
-  const report = (diagnostic: Diagnostic): void => {
+  const checks = new SitemapChecks({ base, scope: true, now: (options.now ?? Date.now)() }, (diagnostic) => {
     if (line > 0) {
       diagnostic.line = line;
       diagnostic.column = column;
     }
     if (url !== undefined && diagnostic.url === undefined) diagnostic.url = url;
-    // The normalizer speaks as a writer ("… dropped"); a validator only reports.
-    diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
     parsed.report(diagnostic);
-  };
-  const normalizer = new RecordNormalizer(
-    { ...(scope === undefined ? {} : { scope }), scopeLevel: 'error', now: (options.now ?? Date.now)() },
-    (diagnostic) => {
-      // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
-      if (diagnostic.rule === 'R10') return;
-      // A loc without a scheme is one the reader could not resolve, and has said so (R8).
-      if (diagnostic.rule === 'R8' && url !== undefined && !hasScheme(url)) return;
-      report(diagnostic);
-    },
-  );
-  const seen = new Set<string>();
-  let news = 0;
-
+  });
   for await (const batch of parsed.batches()) {
     for (const entry of batch) {
       const position = parsed.positionOf(entry);
       line = position?.line ?? 0;
       column = position?.column ?? 0;
       url = entry.loc;
-      if (seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again' });
-      else seen.add(entry.loc);
-      if (parsed.kind === 'robots') {
-        checkRobotsEntry(entry.loc, base, report);
-      } else if (LISTS_SITEMAPS.has(parsed.kind)) {
-        checkIndexEntry(entry as SitemapIndexEntry, scope, report);
-      } else {
-        const record = entry as ParsedRecord;
-        checkLoc(record.loc, report);
-        checkEmptyFields(record, report);
-        checkLastmodForm(record.lastmod, report);
-        if (record.news !== undefined) news++;
-        normalizer.normalize(record, line);
-      }
+      checks.entry(entry, parsed.kind, line);
     }
   }
   // What follows is about the whole file: no position.
   url = undefined;
   line = 0;
-  if (parsed.kind === 'urlset' && parsed.entries > MAX_URLS_PER_SITEMAP) {
-    report({ rule: 'R15', level: 'error', message: `${parsed.entries} URLs; a sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it and add an index)` });
-  }
-  if (parsed.kind === 'text' && parsed.entries > MAX_URLS_PER_SITEMAP) {
-    report({ rule: 'R30', level: 'error', message: `${parsed.entries} URLs; a text sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it)` });
-  }
-  if (parsed.kind === 'sitemapindex' && parsed.entries > MAX_SITEMAPS_PER_INDEX) {
-    report({ rule: 'R20', level: 'error', message: `${parsed.entries} sitemaps; an index may list at most ${MAX_SITEMAPS_PER_INDEX}` });
-  }
-  if (news > MAX_NEWS_PER_SITEMAP) {
-    report({ rule: 'R37', level: 'error', message: `${news} news URLs; a sitemap may hold at most ${MAX_NEWS_PER_SITEMAP}` });
-  }
+  checks.end(parsed.kind, parsed.entries);
   const counts = parsed.counts;
   const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
   return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
+}
+
+export interface SitemapChecksOptions {
+  /** The file's own URL, when known. */
+  base: URL | undefined;
+  /** Whether the scope rules (R16, R17, R21) apply: they need the URL the file is known by to its readers. */
+  scope: boolean;
+  /** The time the news age check (R37) counts from. */
+  now: number;
+}
+
+/**
+ * The rules checked on a file's entries, one at a time, and on the whole file at its end: for
+ * validate, and for discover on every file it reads. Findings go to `report`.
+ */
+export class SitemapChecks {
+  readonly #base: URL | undefined;
+  readonly #scope: Scope | undefined;
+  readonly #report: (diagnostic: Diagnostic) => void;
+  readonly #normalizer: RecordNormalizer;
+  readonly #seen = new Set<string>();
+  #news = 0;
+  /** The entry being checked. */
+  #loc: string | undefined;
+
+  constructor(options: SitemapChecksOptions, report: (diagnostic: Diagnostic) => void) {
+    this.#base = options.base;
+    this.#scope = options.base === undefined || !options.scope ? undefined : scopeOf(new URL('.', options.base));
+    this.#report = (diagnostic) => {
+      // The normalizer speaks as a writer ("… dropped"); a validator only reports.
+      diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
+      report(diagnostic);
+    };
+    this.#normalizer = new RecordNormalizer({ ...(this.#scope === undefined ? {} : { scope: this.#scope }), scopeLevel: 'error', now: options.now }, (diagnostic) => {
+      // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
+      if (diagnostic.rule === 'R10') return;
+      // A loc without a scheme is one the reader could not resolve, and has said so (R8).
+      if (diagnostic.rule === 'R8' && this.#loc !== undefined && !hasScheme(this.#loc)) return;
+      this.#report(diagnostic);
+    });
+  }
+
+  /** One entry of a file of `kind`; `line` is where it starts (0: not known). */
+  entry(entry: ParsedEntry, kind: SitemapKind, line: number): void {
+    const report = this.#report;
+    this.#loc = entry.loc;
+    if (this.#seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again' });
+    else this.#seen.add(entry.loc);
+    if (kind === 'robots') {
+      checkRobotsEntry(entry.loc, this.#base, report);
+    } else if (LISTS_SITEMAPS.has(kind)) {
+      checkIndexEntry(entry as SitemapIndexEntry, this.#scope, report);
+    } else {
+      const record = entry as ParsedRecord;
+      checkLoc(record.loc, report);
+      checkEmptyFields(record, report);
+      checkLastmodForm(record.lastmod, report);
+      if (record.news !== undefined) this.#news++;
+      this.#normalizer.normalize(record, line);
+    }
+  }
+
+  /** The counts, once the file has been read to its end. */
+  end(kind: SitemapKind, entries: number): void {
+    const report = this.#report;
+    if (kind === 'urlset' && entries > MAX_URLS_PER_SITEMAP) {
+      report({ rule: 'R15', level: 'error', message: `${entries} URLs; a sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it and add an index)` });
+    }
+    if (kind === 'text' && entries > MAX_URLS_PER_SITEMAP) {
+      report({ rule: 'R30', level: 'error', message: `${entries} URLs; a text sitemap may list at most ${MAX_URLS_PER_SITEMAP} (split it)` });
+    }
+    if (kind === 'sitemapindex' && entries > MAX_SITEMAPS_PER_INDEX) {
+      report({ rule: 'R20', level: 'error', message: `${entries} sitemaps; an index may list at most ${MAX_SITEMAPS_PER_INDEX}` });
+    }
+    if (this.#news > MAX_NEWS_PER_SITEMAP) {
+      report({ rule: 'R37', level: 'error', message: `${this.#news} news URLs; a sitemap may hold at most ${MAX_NEWS_PER_SITEMAP}` });
+    }
+  }
 }
 
 /**

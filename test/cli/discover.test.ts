@@ -19,7 +19,7 @@ describe('sitemapkit discover', () => {
     tidy = await startServer((request, response, origin) => {
       if (request.url !== '/sitemap.xml') return void response.writeHead(404).end();
       response.writeHead(200, { 'content-type': 'application/xml' }).end(
-        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a,b?q="x"</loc><lastmod>2026-01-02</lastmod><priority>0.5</priority></url><url><loc>${origin}/plain</loc></url></urlset>`,
+        `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/a,b?q=x</loc><lastmod>2026-01-02</lastmod><priority>0.5</priority></url><url><loc>${origin}/plain</loc></url></urlset>`,
       );
     });
   });
@@ -87,12 +87,12 @@ describe('sitemapkit discover', () => {
     const ndjson = await runCli(['discover', tidy.origin, '--urls', 'ndjson'], { cwd });
     assert.equal(ndjson.code, 0, ndjson.stderr);
     assert.deepEqual(ndjson.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown), [
-      { loc: `${tidy.origin}/a,b?q="x"`, lastmod: '2026-01-02', priority: '0.5' },
+      { loc: `${tidy.origin}/a,b?q=x`, lastmod: '2026-01-02', priority: '0.5' },
       { loc: `${tidy.origin}/plain` },
     ]);
     const csv = await runCli(['discover', tidy.origin, '--urls', 'csv'], { cwd });
     assert.equal(csv.code, 0);
-    assert.equal(csv.stdout, `loc,lastmod,changefreq,priority\n"${tidy.origin}/a,b?q=""x""",2026-01-02,,0.5\n${tidy.origin}/plain,,,\n`);
+    assert.equal(csv.stdout, `loc,lastmod,changefreq,priority\n"${tidy.origin}/a,b?q=x",2026-01-02,,0.5\n${tidy.origin}/plain,,,\n`);
     assert.match(csv.stderr, /\/sitemap\.xml {2}200 {2}urlset, 2 URLs .*\(well-known\)\nFound 1 sitemap listing 2 URLs\.\n$/);
   });
 

@@ -348,6 +348,36 @@ describe('discoverSitemaps edge cases', () => {
     assert.deepEqual(cut.totals, { sitemaps: 1, urls: 6, failed: 1, invalid: 0 });
   });
 
+  test('every file read is checked as validate checks it (values, duplicates, counts), but for scope', async () => {
+    const url = (loc: string, more = ''): string => `<url><loc>${loc}</loc>${more}</url>`;
+    const broken = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+      url('https://shop.example/a', '<lastmod>2024-13-45</lastmod><changefreq>Daily</changefreq><priority>5</priority>'),
+      url('ftp://shop.example/b'),
+      url('https://elsewhere.example/c'),
+      url('https://shop.example/a'),
+    ].join('')}</urlset>`;
+    const large = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 50_001 }, (_, n) => url(`https://shop.example/p/${n}`)).join('')}</urlset>`;
+    const served = new Map([
+      ['https://shop.example/robots.txt', 'Sitemap: https://shop.example/broken.xml\nSitemap: https://shop.example/large.xml\n'],
+      ['https://shop.example/broken.xml', broken],
+      ['https://shop.example/large.xml', large],
+    ]);
+    const fake: typeof fetch = async (input) => {
+      const body = served.get(String(input));
+      return body === undefined ? new Response('', { status: 404 }) : new Response(body);
+    };
+    const report = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [] });
+    assert.deepEqual(find(report, '/broken.xml').diagnostics.map((d) => [d.rule, d.level, d.url]), [
+      ['R11', 'error', 'https://shop.example/a'],
+      ['R13', 'error', 'https://shop.example/a'],
+      ['R14', 'error', 'https://shop.example/a'],
+      ['R8', 'error', 'ftp://shop.example/b'],
+      ['R25', 'warn', 'https://shop.example/a'],
+    ]);
+    assert.deepEqual(rules(find(report, '/large.xml')), ['R15:error']);
+    assert.deepEqual(report.totals, { sitemaps: 2, urls: 50_005, failed: 0, invalid: 2 });
+  });
+
   test('a site URL that is not http(s) is a bad option', async () => {
     await assert.rejects(discoverSitemaps('ftp://example.com/'), { code: 'SM_BAD_OPTION' });
     await assert.rejects(discoverSitemaps('not a url'), { code: 'SM_BAD_OPTION' });
