@@ -8,7 +8,7 @@ import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
 import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from './fetch.ts';
-import { DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
+import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
 import { SitemapChecks } from './validate.ts';
@@ -144,6 +144,7 @@ interface Outcome {
 
 export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverOptions = {}): Promise<DiscoveryReport> {
   const site = siteOrigin(siteUrl);
+  checkMaxBytes(options.maxBytes);
   const limit = concurrencyLimit(options.concurrency ?? DEFAULTS.concurrency);
   const maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
   const maxSitemaps = options.maxSitemaps ?? DEFAULTS.maxSitemaps;

@@ -21,6 +21,8 @@ export type ByteSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | Uint
 
 /** Twice the protocol's limit (R3): an oversized file is still read far enough to be reported and used. */
 export const DEFAULT_MAX_BYTES = 2 * MAX_SITEMAP_BYTES;
+/** The highest `maxBytes`: ten times the protocol's limit, and below V8's longest string, which one text of a hostile file could otherwise reach. */
+export const MAX_READ_BYTES = 10 * MAX_SITEMAP_BYTES;
 /** robots.txt beyond this is not read (Google reads 500 KiB). */
 export const MAX_ROBOTS_BYTES = 512 * 1024;
 /** A gzip inside a gzip is unwrapped once more (some servers compress a `.gz` again); no deeper. */
@@ -72,6 +74,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   constructor(source: ByteSource, options: ParseOptions = {}) {
     this.#source = source;
     this.#options = options;
+    checkMaxBytes(options.maxBytes);
     if (typeof options.base === 'string' && !URL.canParse(options.base)) throw new SitemapError('SM_BAD_BASE_URL', `base "${options.base}" is not an absolute URL`);
     this.#base = options.base === undefined ? undefined : new URL(options.base);
   }
@@ -405,6 +408,13 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (this.bytes > MAX_SITEMAP_BYTES) {
       this.report({ rule: 'R3', level: 'error', message: `the file is ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
     }
+  }
+}
+
+/** Refuses a `maxBytes` that is no whole number or past MAX_READ_BYTES (SM_BAD_OPTION). */
+export function checkMaxBytes(maxBytes: number | undefined): void {
+  if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes >= 0 && maxBytes <= MAX_READ_BYTES)) {
+    throw new SitemapError('SM_BAD_OPTION', `maxBytes (--max-bytes) must be a whole number from 0 to ${MAX_READ_BYTES}, got ${maxBytes}`);
   }
 }
 

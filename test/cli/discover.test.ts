@@ -160,6 +160,7 @@ describe('sitemapkit discover', () => {
     assert.match(both.stderr, /--json and --urls both write to standard output/);
     assert.equal((await runCli(['discover', 'ftp://example.com/'], { cwd })).code, 2);
     assert.equal((await runCli(['discover', tidy.origin, '--concurrency', '0'], { cwd })).code, 2);
+    assert.equal((await runCli(['discover', tidy.origin, '--max-bytes', '900000000'], { cwd })).code, 2);
     // Past what a timer can hold: one sentence, not a RangeError from deep inside.
     const overflow = await runCli(['discover', tidy.origin, '--timeout', '99999999999999'], { cwd });
     assert.deepEqual([overflow.code, overflow.stderr], [2, 'sitemapkit: timeout must be a whole number of milliseconds from 1 to 2147483647, got 99999999999999\n']);

@@ -63,6 +63,8 @@ describe('sitemapkit parse', () => {
     // A folder opens, and failed only at the first read: an uncaught EISDIR.
     for (const command of ['parse', 'validate']) assert.deepEqual(await cli([command, '.']), { code: 1, stdout: '', stderr: 'sitemapkit: cannot read ".": it is a folder\n' });
     assert.equal((await cli(['parse', 'index.xml', '--json', '--ndjson'])).code, 2);
+    // A cap past what one string of a hostile file may reach (before: a RangeError from deep inside).
+    assert.deepEqual(await cli(['parse', 'index.xml', '--max-bytes', '900000000']), { code: 2, stdout: '', stderr: 'sitemapkit: maxBytes (--max-bytes) must be a whole number from 0 to 524288000, got 900000000\n' });
     // A --base the URL parser refuses, though it starts like one: a usage error, not a TypeError.
     for (const base of ['http://', 'https://exa mple.com/', 'http://a:99999/', 'http://[::1']) {
       for (const command of ['parse', 'validate']) assert.deepEqual(await cli([command, 'index.xml', '--base', base]), { code: 2, stdout: '', stderr: `sitemapkit: --base "${base}" is not an absolute http(s) URL\n` });
