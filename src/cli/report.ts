@@ -115,5 +115,5 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
 
 /** A URL on a line of its own: a line break inside it (XML allows one in `<loc>`) is printed percent-encoded, so one URL stays one line. */
 export function urlLine(url: string): string {
-  return url.replace(/[\r\n]/g, (c) => (c === '\r' ? '%0D' : '%0A'));
+  return url.replace(/[\r\n\u0085\u2028\u2029]/g, (c) => encodeURIComponent(c));
 }

@@ -668,7 +668,10 @@ export class SitemapAssembler implements XmlEvents {
         if (record === undefined) return;
         // Named stores, not record[key]: every record then shares one hidden class.
         if (key === 'loc') record.loc = this.#loc(value, raw);
-        else if (key === 'lastmod') record.lastmod = value;
+        // In a feed, `lastmod` is <updated> or <modified>: an empty one is left out rather than named as a <lastmod> it is not.
+        else if (key === 'lastmod') {
+          if (value !== '' || this.#kind === 'urlset') record.lastmod = value;
+        }
         else if (key === 'changefreq') record.changefreq = value;
         else if (key === 'priority') record.priority = value;
         else this.#pubDate(record, value);
@@ -724,7 +727,7 @@ export class SitemapAssembler implements XmlEvents {
       this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, url);
       return;
     }
-    if (date?.zoned === false) this.#report('R31', 'warn', `<pubDate> "${value}" has no time zone; read as UTC`, url);
+    for (const doubt of date?.doubts ?? []) this.#report('R31', 'warn', `<pubDate> "${value}" ${doubt}`, url);
     if (w3c !== undefined) this.#report('R31', 'warn', `<pubDate> "${value}" is a W3C date, not RFC 822; read as such`, url);
     record.lastmod = new Date(epoch).toISOString().replace(/\.000Z$/, 'Z');
   }

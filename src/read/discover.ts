@@ -11,7 +11,7 @@ import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess }
 import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
-import { SitemapChecks } from './validate.ts';
+import { FirstInFileOrder, SitemapChecks } from './validate.ts';
 
 /**
  * Probed when robots.txt does not list them: the names generators and CMSs use (WordPress core and
@@ -299,22 +299,32 @@ async function parseInto(
   progress: DiscoverProgress,
   tell: (() => void) | undefined,
 ): Promise<void> {
+  // The first findings in file order are kept, as validate keeps them: the parser reports a batch ahead of the checks, so arrival order depends on how the body was cut.
+  const kept = new FirstInFileOrder(options.maxDiagnostics ?? DEFAULTS.maxDiagnostics);
   const parsed = parseSitemap(fetched.body, {
     base: fetched.finalUrl,
     maxBytes: options.maxBytes ?? DEFAULTS.maxBytes,
-    maxDiagnostics: options.maxDiagnostics ?? DEFAULTS.maxDiagnostics,
+    maxDiagnostics: 0,
+    trackPositions: true,
+    onDiagnostic: (diagnostic) => kept.add(diagnostic),
   });
   let extraChildren = 0;
   // Every file read is checked as validate checks it, but for scope: a sitemap robots.txt lists may cover its whole host (R18).
-  let loc: string | undefined;
+  let at: { loc: string; line: number; column: number } | undefined;
   const checks = new SitemapChecks({ base: undefined, scope: false, now: (options.now ?? Date.now)() }, (diagnostic) => {
-    if (loc !== undefined && diagnostic.url === undefined) diagnostic.url = loc;
+    // Repeats and the count of an index's children are discovery's own notes, made across the whole set (below).
+    if (LISTS_SITEMAPS.has(parsed.kind) && (diagnostic.rule === 'R25' || diagnostic.rule === 'R20')) return;
+    if (at !== undefined) {
+      diagnostic.url ??= at.loc;
+      if (at.line > 0) Object.assign(diagnostic, { line: at.line, column: at.column });
+    }
     parsed.report(diagnostic);
   });
   try {
     for await (const entry of parsed) {
-      loc = entry.loc;
-      checks.entry(entry, parsed.kind, 0);
+      const position = parsed.positionOf(entry);
+      at = { loc: entry.loc, line: position?.line ?? 0, column: position?.column ?? 0 };
+      checks.entry(entry, parsed.kind, at.line);
       if (LISTS_SITEMAPS.has(parsed.kind)) {
         if (children.length < MAX_SITEMAPS_PER_INDEX) children.push(entry.loc);
         else extraChildren++;
@@ -324,7 +334,7 @@ async function parseInto(
         await options.onUrl?.(entry as ParsedRecord, node);
       }
     }
-    loc = undefined;
+    at = undefined;
     checks.end(parsed.kind, parsed.entries);
   } catch (error) {
     if (!isSitemapError(error)) throw error;
@@ -333,14 +343,18 @@ async function parseInto(
     node.kind = parsed.kind;
     node.bytes = parsed.bytes;
     node.compressed = parsed.compressed;
-    node.diagnostics.push(...parsed.diagnostics);
+    const diagnostics = kept.list();
+    node.diagnostics.push(...diagnostics);
     node.errors = parsed.errors;
     const findings = Object.values(parsed.counts).reduce((sum, n) => sum + n, 0);
-    if (findings > parsed.diagnostics.length) node.diagnosticsOmitted = findings - parsed.diagnostics.length;
+    if (findings > diagnostics.length) node.diagnosticsOmitted = findings - diagnostics.length;
     await fetched.cancel();
   }
   if (node.error !== undefined) note(node, 'FETCH', 'error', node.error, fetched.finalUrl);
-  if (extraChildren > 0) note(node, 'R20', 'warn', `${plural(extraChildren, 'more listed sitemap')} beyond ${MAX_SITEMAPS_PER_INDEX} not followed`);
+  if (extraChildren > 0) {
+    note(node, 'R20', 'error', `${plural(parsed.entries, 'sitemap')}; an index may list at most ${MAX_SITEMAPS_PER_INDEX}: the ${plural(extraChildren, 'more')} are not followed`);
+    node.errors++;
+  }
 }
 
 async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<RobotsTxtResult> {

@@ -107,6 +107,11 @@ export class SitemapChecks {
     this.#base = options.base;
     this.#scope = options.base === undefined || !options.scope ? undefined : scopeOf(new URL('.', options.base));
     this.#report = (diagnostic) => {
+      // Line 0: an entry without a place (text lists have none, nor does a file-wide count).
+      if (diagnostic.line === 0) {
+        delete diagnostic.line;
+        delete diagnostic.column;
+      }
       // The normalizer speaks as a writer ("… dropped"); a validator only reports.
       diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
       report(diagnostic);
@@ -163,7 +168,7 @@ export class SitemapChecks {
  * first; ties in the order reported), whatever order they arrive in: the same file gives the same
  * list however it was cut. Holds at most twice `max`.
  */
-class FirstInFileOrder {
+export class FirstInFileOrder {
   readonly #max: number;
   #found: Diagnostic[] = [];
 

@@ -67,54 +67,73 @@ export function parseW3cDatetime(text: string): W3cDatetime | undefined {
   return { form, epoch: utc(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000 };
 }
 
-/** Milliseconds since the epoch, proleptic Gregorian, any year (Date.UTC maps 0–99 to 1900–1999 and is slower). */
 const RFC822_DATE =
-  /^\s*(?:[A-Za-z]{3},\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{2}|\d{4})\s+(\d{2}):(\d{2})(?::(\d{2}))?(?:\s+([+-]\d{4}|[A-Za-z]{1,3}))?\s*$/;
+  /^\s*(?:([A-Za-z]{3}),\s*)?(\d{1,2})\s+([A-Za-z]{3})\s+(\d{2,4})\s+(\d{2}):(\d{2})(?::(\d{2}))?(?:\s+([+-]\d{4}|[A-Za-z]{1,5}))?\s*$/;
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-/** RFC 822's named zones, in hours from UTC (its one-letter military zones are left out, as RFC 2822 advises). */
-const NAMED_ZONES: Record<string, number> = { ut: 0, gmt: 0, z: 0, est: -5, edt: -4, cst: -6, cdt: -5, mst: -7, mdt: -6, pst: -8, pdt: -7 };
+const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** RFC 822's named zones (and UTC), in hours from UTC. */
+const NAMED_ZONES: Record<string, number> = { ut: 0, utc: 0, gmt: 0, z: 0, est: -5, edt: -4, cst: -6, cdt: -5, mst: -7, mdt: -6, pst: -8, pdt: -7 };
 
 export interface Rfc822Date {
   epoch: number;
-  /** False when the zone was missing (read as UTC): RFC 822 requires one. */
-  zoned: boolean;
+  /** What a careful reader let pass: no zone, or one it does not know (both read as UTC), a weekday that is not the date's. */
+  doubts: string[];
 }
 
 /**
- * An RSS `<pubDate>` (RFC 822, with RFC 2822's four-digit years): `[Day, ] DD Mon YY[YY] hh:mm[:ss]
- * zone`. Parsed by hand, never by `Date.parse`, whose reading of a date without a zone depends on the
- * machine's time zone and which takes year 0099 for 1999.
+ * An RSS `<pubDate>` (RFC 822, with RFC 2822's years): `[Day, ] DD Mon YY[YY] hh:mm[:ss] zone`.
+ * Parsed by hand, never by `Date.parse`, whose reading of a date without a zone depends on the
+ * machine's time zone and which takes year 0099 for 1999. As RFC 2822 §4.3 asks, two- and
+ * three-digit years are completed, and an unknown zone (a military letter, CET…) is read as UTC.
  */
 export function parseRfc822Date(text: string): Rfc822Date | undefined {
   const match = RFC822_DATE.exec(text);
   if (match === null) return undefined;
-  const [, dayText, monthText, yearText, hourText, minuteText, secondText, zoneText] = match as unknown as [string, string, string, string, string, string, string | undefined, string | undefined];
+  const [, weekdayText, dayText, monthText, yearText, hourText, minuteText, secondText, zoneText] = match as unknown as [
+    string,
+    string | undefined,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   const month = MONTHS.indexOf(monthText.toLowerCase()) + 1;
   let year = Number(yearText);
-  // Two-digit years as RFC 2822 §4.3 reads them.
   if (yearText.length === 2) year += year < 50 ? 2000 : 1900;
+  else if (yearText.length === 3) year += 1900;
   const day = Number(dayText);
   const hour = Number(hourText);
   const minute = Number(minuteText);
   const second = secondText === undefined ? 0 : Number(secondText);
-  if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) return undefined;
+  // A leap second only ends a day (23:59:60), and is read as the second before.
+  const leap = second === 60 && hour === 23 && minute === 59;
+  if (month === 0 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || (second > 59 && !leap)) return undefined;
+  const doubts: string[] = [];
   let offsetMinutes = 0;
-  if (zoneText !== undefined) {
-    if (/^[+-]\d{4}$/.test(zoneText)) {
-      const hours = Number(zoneText.slice(1, 3));
-      const minutes = Number(zoneText.slice(3, 5));
-      if (hours > 23 || minutes > 59) return undefined;
-      offsetMinutes = (zoneText[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
-    } else {
-      const named = NAMED_ZONES[zoneText.toLowerCase()];
-      if (named === undefined) return undefined;
-      offsetMinutes = named * 60;
-    }
+  if (zoneText === undefined) doubts.push('has no time zone; read as UTC');
+  else if (/^[+-]\d{4}$/.test(zoneText)) {
+    const hours = Number(zoneText.slice(1, 3));
+    const minutes = Number(zoneText.slice(3, 5));
+    if (hours > 23 || minutes > 59) return undefined;
+    offsetMinutes = (zoneText[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+  } else {
+    const named = NAMED_ZONES[zoneText.toLowerCase()];
+    if (named === undefined) doubts.push(`has a time zone RFC 822 does not name (${zoneText}); read as UTC`);
+    else offsetMinutes = named * 60;
   }
-  // A leap second is read as the second before.
-  return { epoch: utc(year, month - 1, day, hour, minute, Math.min(second, 59)) - offsetMinutes * 60_000, zoned: zoneText !== undefined };
+  const epoch = utc(year, month - 1, day, hour, minute, leap ? 59 : second) - offsetMinutes * 60_000;
+  // Years 0000–9999 only, as a W3C date can say them.
+  if (epoch < utc(0, 0, 1) || epoch >= utc(10_000, 0, 1)) return undefined;
+  if (weekdayText !== undefined && WEEKDAYS[new Date(utc(year, month - 1, day)).getUTCDay()] !== weekdayText.toLowerCase()) {
+    doubts.push(`names the wrong weekday (${weekdayText}) for the date`);
+  }
+  return { epoch, doubts };
 }
 
+/** Milliseconds since the epoch, proleptic Gregorian, any year (Date.UTC maps 0–99 to 1900–1999 and is slower). */
 function utc(year: number, month: number, day: number, hour = 0, minute = 0, second = 0, millis = 0): number {
   return daysFromCivil(year, month + 1, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
 }

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.ts';
 import { startServer } from '../helpers/http-server.ts';
@@ -24,9 +28,9 @@ describe('sitemapkit parse', () => {
     assert.equal(code, 1);
   });
   it('a line break inside <loc> is printed percent-encoded: one URL a line still', async () => {
-    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/new\nline</loc></url><url><loc>https://a.example/cr&#13;x</loc></url></urlset>';
+    const xml = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/new\nline</loc></url><url><loc>https://a.example/cr&#13;x&#x2028;y</loc></url></urlset>';
     const { stdout } = await cli(['parse', '-'], xml);
-    assert.equal(stdout, 'https://a.example/new%0Aline\nhttps://a.example/cr%0Dx\n');
+    assert.equal(stdout, 'https://a.example/new%0Aline\nhttps://a.example/cr%0Dx%E2%80%A8y\n');
   });
   it('--ndjson streams one record a line; - reads standard input', async () => {
     const { code, stdout } = await cli(['parse', '-', '--ndjson'], 'https://a.example/1\nhttps://a.example/2\n');
@@ -73,6 +77,22 @@ describe('sitemapkit parse', () => {
 });
 
 describe('sitemapkit validate', () => {
+  it('--xsd with a cap: gzip a little larger than what it holds (stored blocks) is not cut into', async () => {
+    const entries = Array.from({ length: 2_000 }, (_, n) => `<url><loc>https://a.example/p/${n}</loc></url>`).join('');
+    // 131,050 bytes, so that its stored gzip (33 bytes more) goes past the second 64 KiB piece a file is read in.
+    const open = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><!--';
+    const xml = `${open}${'x'.repeat(131_050 - open.length - entries.length - 12)}-->${entries}</urlset>`;
+    const stored = gzipSync(xml, { level: 0 });
+    assert.deepEqual([xml.length, stored.length], [131_050, 131_083]);
+    const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-xsd-'));
+    try {
+      writeFileSync(join(dir, 'stored.xml.gz'), stored);
+      const result = await runCli(['validate', 'stored.xml.gz', '--xsd', '--max-bytes', String(xml.length + 10)], { cwd: dir });
+      assert.deepEqual([result.code, result.stdout.split('\n')[0]], [0, 'stored.xml.gz: valid urlset, 2,000 URLs, 128.0 KiB (gzip)']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('a valid file: exit 0', async () => {
     const { code, stdout } = await cli(['validate', 'urlset-extensions.xml', '--json', '--base', 'https://www.example.com/sitemap.xml']);
     const result = JSON.parse(stdout) as { valid: boolean; diagnostics: unknown[] };

@@ -378,6 +378,35 @@ describe('discoverSitemaps edge cases', () => {
     assert.deepEqual(report.totals, { sitemaps: 2, urls: 50_005, failed: 0, invalid: 2 });
   });
 
+  test("a file's findings are the first in file order, with their place, however the network cut the body; an index's repeats are said once", async () => {
+    const entries = Array.from({ length: 200 }, (_, n) => `<url><loc>/rel/${n}</loc><lastmod>2024-13-01</lastmod></url>`).join('\n');
+    const body = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!-- ${'x'.repeat(9_000)} -->\n${entries}\n</urlset>`);
+    const index = '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://shop.example/a.xml</loc></sitemap><sitemap><loc>https://shop.example/a.xml</loc></sitemap></sitemapindex>';
+    const inPieces = (size: number): ReadableStream<Uint8Array> =>
+      new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < body.length; at += size) controller.enqueue(body.slice(at, at + size));
+          controller.close();
+        },
+      });
+    const findings = async (size: number): Promise<DiscoveryReport> => {
+      const fake: typeof fetch = async (input) => {
+        const url = String(input);
+        if (url === 'https://shop.example/robots.txt') return new Response('Sitemap: https://shop.example/index.xml\n');
+        if (url === 'https://shop.example/index.xml') return new Response(index);
+        if (url === 'https://shop.example/a.xml') return new Response(inPieces(size));
+        return new Response('', { status: 404 });
+      };
+      return discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: [], maxDiagnostics: 10 });
+    };
+    const whole = await findings(body.length);
+    const a = find(whole, '/a.xml');
+    assert.deepEqual(a.diagnostics.map((d) => `${d.rule} ${d.line}`).slice(0, 4), ['R11 3', 'R8 3', 'R11 4', 'R8 4']);
+    assert.equal(a.diagnosticsOmitted, 400 - 10);
+    for (const size of [512, 64]) assert.deepEqual(find(await findings(size), '/a.xml').diagnostics, a.diagnostics);
+    assert.deepEqual(rules(find(whole, '/index.xml')), ['R25:warn']);
+  });
+
   test('a site URL that is not http(s) is a bad option', async () => {
     await assert.rejects(discoverSitemaps('ftp://example.com/'), { code: 'SM_BAD_OPTION' });
     await assert.rejects(discoverSitemaps('not a url'), { code: 'SM_BAD_OPTION' });

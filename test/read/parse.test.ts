@@ -111,14 +111,33 @@ describe('formats', () => {
 
   it('RSS pubDate is read by RFC 822 itself, whatever the machine\'s time zone: zones named and numeric, two-digit years, none read as UTC with a warning, ISO dates read with a warning', async () => {
     const item = (date: string): string => `<item><link>https://a.example/${encodeURIComponent(date)}</link><pubDate>${date}</pubDate></item>`;
-    const dates = ['Mon, 03 Jan 2005 10:00:00 GMT', '3 Jan 05 10:00 -0130', 'Mon, 03 Jan 2005 10:00:00 EST', 'Mon, 03 Jan 2005 10:00:00', '03 Jan 0099 10:00:00 +0000', '2005-01-03T10:00:00+01:00', '31 Feb 2005 10:00:00 GMT', 'yesterday'];
-    const rss = new TextEncoder().encode(`<rss version="2.0"><channel>${dates.map(item).join('')}</channel></rss>`);
+    const dates: [string, string | null, string?][] = [
+      ['Mon, 03 Jan 2005 10:00:00 GMT', '2005-01-03T10:00:00Z'],
+      ['3 Jan 05 10:00 -0130', '2005-01-03T11:30:00Z'],
+      ['Mon, 03 Jan 2005 10:00:00 EST', '2005-01-03T15:00:00Z'],
+      ['Mon, 03 Jan 2005 10:00:00 UTC', '2005-01-03T10:00:00Z'],
+      ['03 Jan 105 10:00 GMT', '2005-01-03T10:00:00Z'],
+      ['31 Dec 2005 23:59:60 GMT', '2005-12-31T23:59:59Z'],
+      ['03 Jan 0099 10:00:00 +0000', '0099-01-03T10:00:00Z'],
+      ['Mon, 03 Jan 2005 10:00:00', '2005-01-03T10:00:00Z', 'has no time zone; read as UTC'],
+      ['03 Jan 2005 10:00:00 CET', '2005-01-03T10:00:00Z', 'has a time zone RFC 822 does not name (CET); read as UTC'],
+      ['Fri, 03 Jan 2005 10:00:00 GMT', '2005-01-03T10:00:00Z', 'names the wrong weekday (Fri) for the date'],
+      ['2005-01-03T10:00:00+01:00', '2005-01-03T09:00:00Z', 'is a W3C date, not RFC 822; read as such'],
+      ['31 Feb 2005 10:00:00 GMT', null, 'is not an RFC 822 date; ignored'],
+      ['03 Jan 2005 10:17:60 GMT', null, 'is not an RFC 822 date; ignored'],
+      ['01 Jan 0000 00:10:00 +0100', null, 'is not an RFC 822 date; ignored'],
+      ['yesterday', null, 'is not an RFC 822 date; ignored'],
+    ];
+    const rss = new TextEncoder().encode(`<rss version="2.0"><channel>${dates.map(([date]) => item(date)).join('')}</channel></rss>`);
     const result = await parseChunks([rss]);
     assert.deepEqual(
       result.entries.map((e) => (e as { lastmod?: string }).lastmod ?? null),
-      ['2005-01-03T10:00:00Z', '2005-01-03T11:30:00Z', '2005-01-03T15:00:00Z', '2005-01-03T10:00:00Z', '0099-01-03T10:00:00Z', '2005-01-03T09:00:00Z', null, null],
+      dates.map(([, lastmod]) => lastmod),
     );
-    assert.deepEqual(result.diagnostics.map((d) => d.message.replace(/^<pubDate> "[^"]*" /, '')), ['has no time zone; read as UTC', 'is a W3C date, not RFC 822; read as such', 'is not an RFC 822 date; ignored', 'is not an RFC 822 date; ignored']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => d.message),
+      dates.filter(([, , doubt]) => doubt !== undefined).map(([date, , doubt]) => `<pubDate> "${date}" ${doubt}`),
+    );
   });
 
   it('Atom: the alternate (or rel-less) link, never self or edit', async () => {
@@ -134,6 +153,20 @@ describe('formats', () => {
     assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.line]), [['R30', 4]]);
   });
 
+  it('a text list or a robots.txt is told the same however the bytes are cut, even behind a long comment banner', async () => {
+    // Told from the first 8 KiB: comments filling them make a robots.txt.
+    const banner = `# ${'='.repeat(98)}\n`.repeat(100);
+    for (const [text, kind, count] of [
+      [`${banner.slice(0, 5_050)}https://a.example/1\nhttps://a.example/2\n`, 'text', 2],
+      [`${banner.slice(0, 8_181)}\nhttps://a.example/1\n`, 'text', 1],
+      [`${banner}https://a.example/1\n`, 'robots', 0],
+      [`${banner.slice(0, 8_188)}\nUser-agent: *\nSitemap: https://a.example/s.xml\n`, 'robots', 1],
+    ] as const) {
+      const { whole, others } = await parseEveryWay(new TextEncoder().encode(text), {}, 3);
+      for (const other of others) assert.deepEqual(other, whole);
+      assert.deepEqual([whole.kind, whole.entries.length], [kind, count]);
+    }
+  });
   it('plain text opening with a comment line is still a text list (the comment an R30 error), not a robots.txt; comments alone are a robots.txt', async () => {
     const result = await parseChunks([readFixture('text-with-comment.txt')]);
     assert.equal(result.kind, 'text');
@@ -157,6 +190,12 @@ describe('formats', () => {
       ['R30', 6, 'line is longer than 65536 characters (200000); skipped'],
     ]);
     for (const seed of [1, 2]) assert.deepEqual(await parseChunks(randomSplits(bytes, seed)), long);
+    // Within one piece or across several: the same finding (an over-long URL is no exception).
+    const url = new TextEncoder().encode(`https://a.example/${'p'.repeat(80_000)}\nhttps://a.example/5\n`);
+    const overlong = await parseChunks([url]);
+    assert.deepEqual([locs(overlong), overlong.diagnostics.map((d) => [d.rule, d.line, d.message])], [['https://a.example/5'], [['R30', 1, 'line is longer than 65536 characters (80018); skipped']]]);
+    assert.deepEqual(await parseChunks(randomSplits(url, 3)), overlong);
+    assert.deepEqual(await parseChunks([url.subarray(0, 30_000), url.subarray(30_000)]), overlong);
   });
 
   it('robots.txt: Sitemap lines, any case, cross-host allowed', async () => {
