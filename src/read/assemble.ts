@@ -195,6 +195,8 @@ export class SitemapAssembler implements XmlEvents {
       if (index === -1 || this.#seenInUrl >= bit || this.#extensionSeenInUrl || (parent === Role.Sitemap && index > 1)) return false;
       const value = trimmed(text);
       if (index === 0 && !isPlainLoc(value, text)) return false;
+      // Whitespace around a lastmod or changefreq has a finding (R11, R13).
+      if ((index === 1 || index === 2) && value !== text) return false;
       this.#seenInUrl |= bit;
       if (parent === Role.Sitemap) {
         const entry = this.#entry;
@@ -346,10 +348,14 @@ export class SitemapAssembler implements XmlEvents {
         record.loc = texts[i] as string;
         continue;
       }
-      const value = trimmedAsWritten(texts[i] as string, raw);
-      if (field === Step.Lastmod) record.lastmod = value;
-      else if (field === Step.Changefreq) record.changefreq = value;
-      else record.priority = value;
+      const text = texts[i] as string;
+      const value = trimmedAsWritten(text, raw);
+      if (field === Step.Lastmod || field === Step.Changefreq) {
+        // Whitespace around it has a finding (R11, R13).
+        if (value !== text) return undefined;
+        if (field === Step.Lastmod) record.lastmod = value;
+        else record.changefreq = value;
+      } else record.priority = value;
     }
     if (core.length === plan.length) return record.loc === undefined ? undefined : record;
     let image: ImageRecord | undefined;
@@ -435,7 +441,11 @@ export class SitemapAssembler implements XmlEvents {
       if (plan[i] === Step.Loc) {
         if (!isPlainLocAsWritten(raw)) return undefined;
         entry.loc = text;
-      } else entry.lastmod = trimmedAsWritten(text, raw);
+      } else {
+        entry.lastmod = trimmedAsWritten(text, raw);
+        // Whitespace around it has a finding (R11).
+        if (entry.lastmod !== text) return undefined;
+      }
     }
     return entry.loc === '' ? undefined : entry;
   }
@@ -662,6 +672,11 @@ export class SitemapAssembler implements XmlEvents {
 
   #field(value: string, raw: string): void {
     const key = this.#fieldKey;
+    // The schema collapses whitespace around a date (tolerated, R11) but not around a changefreq (R13).
+    if (value !== raw && value !== '' && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
+      if (key === 'lastmod') this.#report('R11', 'warn', `whitespace around the lastmod "${value}"; tolerated, but write it without`);
+      else if (key === 'changefreq') this.#report('R13', 'error', `whitespace around the changefreq "${value}"; the schema wants the word alone`);
+    }
     switch (this.#fieldOwner) {
       case Owner.Record: {
         const record = this.#record;

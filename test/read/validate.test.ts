@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validateSitemap } from '../../src/index.ts';
-import { readFixture } from '../helpers/parse.ts';
+import { parseEveryWay, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const urlset = (body: string): Uint8Array => new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>\n${body}\n</urlset>\n`);
@@ -32,6 +32,13 @@ describe('validateSitemap', () => {
   it('an empty lastmod, changefreq or priority is an error (the schema rejects each), not a field left out', async () => {
     const { valid, rules } = await found(urlset('<url><loc>https://a.example/</loc><lastmod></lastmod><changefreq/><priority> </priority></url>'));
     assert.deepEqual([valid, rules], [false, ['R11:error@3', 'R13:error@3', 'R14:error@3']]);
+  });
+  it('whitespace around a lastmod is tolerated with a warning (R11), around a changefreq an error (R13); the values read are trimmed, however the input was cut', async () => {
+    const bytes = urlset('<url><loc>https://a.example/1</loc><lastmod> 2024-01-01 </lastmod><changefreq>\n daily\n</changefreq></url>\n<url><loc>https://a.example/2</loc><lastmod>2024-01-01</lastmod><changefreq>daily</changefreq></url>');
+    assert.deepEqual(await found(bytes), { valid: false, rules: ['R11:warn@3', 'R13:error@5'] });
+    const { whole, others } = await parseEveryWay(bytes);
+    for (const other of others) assert.deepEqual(other, whole);
+    assert.deepEqual(whole.entries, [1, 2].map((n) => ({ loc: `https://a.example/${n}`, lastmod: '2024-01-01', changefreq: 'daily' })));
   });
   it('a relative loc is one R8: unresolved without the file URL, resolved with it', async () => {
     const body = '<url><loc>/shop/x</loc></url>';
