@@ -352,7 +352,7 @@ async function parseInto(
   }
   if (node.error !== undefined) note(node, 'FETCH', 'error', node.error, fetched.finalUrl);
   if (extraChildren > 0) {
-    note(node, 'R20', 'error', `${plural(parsed.entries, 'sitemap')}; an index may list at most ${MAX_SITEMAPS_PER_INDEX}: the ${plural(extraChildren, 'more')} are not followed`);
+    note(node, 'R20', 'error', `${plural(parsed.entries, 'sitemap')}; an index may list at most ${MAX_SITEMAPS_PER_INDEX.toLocaleString('en-US')}, and the ${extraChildren.toLocaleString('en-US')} listed past that are not followed`);
     node.errors++;
   }
 }

@@ -438,7 +438,7 @@ function isRobots(text: string, whole: boolean): boolean {
   const lines = text.split(/\r\n|\r|\n/);
   for (const [i, line] of lines.entries()) {
     const trimmed = line.trimStart();
-    if (trimmed.trim() === '' || trimmed.startsWith('#')) continue;
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
     if (ROBOTS_LINE.test(trimmed)) return true;
     const cutShort = !whole && i === lines.length - 1;
     return cutShort && ROBOTS_FIELDS.some((field) => field.startsWith(trimmed.toLowerCase()));

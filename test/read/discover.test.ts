@@ -407,6 +407,16 @@ describe('discoverSitemaps edge cases', () => {
     assert.deepEqual(rules(find(whole, '/index.xml')), ['R25:warn']);
   });
 
+  test('an index over 50,000 children: one R20 error on it, the children past the limit not followed', async () => {
+    const children = Array.from({ length: 50_002 }, (_, n) => `<sitemap><loc>https://shop.example/s/${n}.xml</loc></sitemap>`).join('');
+    const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${children}</sitemapindex>`;
+    const fake: typeof fetch = async (input) => (String(input) === 'https://shop.example/index.xml' ? new Response(index) : new Response('', { status: 404 }));
+    const report = await discoverSitemaps('https://shop.example', { ...QUICK, fetch: fake, wellKnownPaths: ['/index.xml'], maxSitemaps: 2 });
+    const r20 = find(report, '/index.xml').diagnostics.filter((d) => d.rule === 'R20');
+    assert.deepEqual(r20.map((d) => [d.level, d.message]), [['error', '50,002 sitemaps; an index may list at most 50,000, and the 2 listed past that are not followed']]);
+    assert.equal(report.totals.invalid, 1);
+  });
+
   test('a site URL that is not http(s) is a bad option', async () => {
     await assert.rejects(discoverSitemaps('ftp://example.com/'), { code: 'SM_BAD_OPTION' });
     await assert.rejects(discoverSitemaps('not a url'), { code: 'SM_BAD_OPTION' });
