@@ -12,6 +12,7 @@ import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
+import { gunzipMembers } from './gzip.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -37,6 +38,8 @@ const GUNZIP_CHUNK = 256 * 1024;
 const TEXT_CHUNK = 64 * 1024;
 /** Compressed input is cut in pieces of this size (see #gunzip). */
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
+/** A compressed file up to this size is kept while it is inflated, so that the output lost when gunzip fails on it can be recovered. */
+const GUNZIP_RETAINED_BYTES = 1024 * 1024;
 const ROBOTS_FIELDS = ['user-agent', 'disallow', 'allow', 'sitemap', 'crawl-delay', 'host', 'clean-param'];
 const ROBOTS_LINE = new RegExp(`^(?:${ROBOTS_FIELDS.join('|')})[ \\t]*:`, 'i');
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
@@ -364,10 +367,18 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     // came before it is inflated and read (a sync flush, where ending the input would call it
     // truncated), then its error is passed on.
     let failure: { error: unknown } | undefined;
+    // The input of a small file, all of it, to be read again should gunzip fail on it (see gunzipMembers).
+    let retained: Uint8Array[] | undefined = [];
+    let retainedBytes = 0;
     async function* untilFailure(): AsyncGenerator<Uint8Array> {
       try {
         // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
-        yield* rechunk(bytes, GUNZIP_INPUT_CHUNK);
+        for await (const piece of rechunk(bytes, GUNZIP_INPUT_CHUNK)) {
+          retainedBytes += piece.length;
+          if (retainedBytes > GUNZIP_RETAINED_BYTES) retained = undefined;
+          retained?.push(piece);
+          yield piece;
+        }
       } catch (error) {
         failure = { error };
       }
@@ -378,10 +389,25 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       else gunzip.flush(zlibConstants.Z_SYNC_FLUSH, () => gunzip.push(null));
     });
     input.pipe(gunzip, { end: false });
+    let delivered = 0;
     try {
-      yield* inPieces(gunzip as AsyncIterable<Uint8Array>);
+      for await (const chunk of gunzip as AsyncIterable<Uint8Array>) {
+        delivered += chunk.length;
+        yield* pieces(chunk);
+      }
     } catch (error) {
-      this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${(error as Error).message}); read up to the damage` });
+      const members = retained === undefined || failure !== undefined ? undefined : gunzipMembers(concat(retained, retainedBytes), (this.#options.maxBytes ?? DEFAULT_MAX_BYTES) + 1);
+      // What was read again goes on from where gunzip's output stopped.
+      let skip = delivered;
+      for (const chunk of members !== undefined && members.outputBytes > delivered ? members.output : []) {
+        if (skip < chunk.length) yield* pieces(chunk.subarray(skip));
+        skip = Math.max(0, skip - chunk.length);
+      }
+      if (members === undefined || members.damage !== undefined) {
+        this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${members?.damage ?? (error as Error).message}); read up to the damage` });
+      } else if (members.ignored > 0) {
+        this.report({ rule: 'R4', level: 'warn', message: `${members.ignored} ${members.ignored === 1 ? 'byte' : 'bytes'} after the gzip data ${members.ignored === 1 ? 'starts' : 'start'} no gzip member; ignored, as gzip -d does` });
+      }
     } finally {
       input.destroy();
       gunzip.destroy();
@@ -587,9 +613,11 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: ChunkDec
  * buffer would otherwise be one string, and reading could stop (at a cap) only at its end.
  */
 async function* inPieces(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  for await (const chunk of bytes) {
-    for (let at = 0; at < chunk.length; at += TEXT_CHUNK) yield chunk.subarray(at, at + TEXT_CHUNK);
-  }
+  for await (const chunk of bytes) yield* pieces(chunk);
+}
+
+function* pieces(chunk: Uint8Array): Generator<Uint8Array> {
+  for (let at = 0; at < chunk.length; at += TEXT_CHUNK) yield chunk.subarray(at, at + TEXT_CHUNK);
 }
 
 /** The same bytes in pieces of exactly `size` (the last may be shorter, and so may one cut short by the source failing). */

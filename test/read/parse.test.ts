@@ -358,6 +358,36 @@ describe('gzip is found by its magic bytes', () => {
       assert.deepEqual(rules(result), [...extra]);
     });
   }
+  it('bytes after the gzip data (a newline, a server comment) are ignored with a warning, as gzip -d ignores them; every member is read', async () => {
+    const result = await parseChunks([readFixture('gzip-trailing-garbage.xml.gz')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/first-member', 'https://www.example.com/second-member']);
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`),
+      ['R4 warn 26 bytes after the gzip data start no gzip member; ignored, as gzip -d does'],
+    );
+    const newline = await parseChunks([Buffer.concat([gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>'), Buffer.from('\n')])]);
+    assert.deepEqual([locs(newline), newline.diagnostics.map((d) => d.message)], [['https://a.example/'], ['1 byte after the gzip data starts no gzip member; ignored, as gzip -d does']]);
+  });
+  it('a gzip member after good ones that is damaged: the good ones are read, the damage reported', async () => {
+    const first = gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>');
+    const second = gzipSync('<url><loc>https://a.example/2</loc></url></urlset>');
+    second[12] = 0xff;
+    const result = await parseChunks([Buffer.concat([first, second])]);
+    assert.deepEqual(locs(result), ['https://a.example/']);
+    assert.deepEqual(rules(result, 'error'), ['R2', 'R4']);
+    assert.match(result.diagnostics.find((d) => d.rule === 'R4')?.message ?? '', /^the gzip data is damaged \(.+\); read up to the damage$/);
+  });
+  it('bytes after the gzip data of a file too large to keep while inflating: all but the last piece read, and the loss reported', async () => {
+    // Random paths, so the compressed file outgrows what is kept to be read again.
+    let seed = 7;
+    const random = (): string => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed.toString(36));
+    const entries = Array.from({ length: 90_000 }, () => `<url><loc>https://a.example/${random()}${random()}${random()}</loc></url>\n`).join('');
+    const gz = gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`);
+    assert.ok(gz.length > 1024 * 1024, `${gz.length} bytes`);
+    const result = await parseChunks([Buffer.concat([gz, Buffer.from('junk')])]);
+    assert.ok(result.entries.length > 80_000 && result.entries.length < 90_000, `${result.entries.length} entries`);
+    assert.ok(rules(result, 'error').includes('R4'));
+  });
   it('damaged gzip: the URLs before the damage are kept, and it is reported', async () => {
     const result = await parseChunks([readFixture('damaged.xml.gz')]);
     assert.ok(result.entries.length >= 1);
