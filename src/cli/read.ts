@@ -111,7 +111,7 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   const cap = flags.maxBytes ?? DEFAULT_MAX_BYTES;
   if (flags.xsd) bytes = await collect(source.bytes, cap + Math.ceil(cap / 1000) + 1024);
   const result = await validateSitemap(bytes, options);
-  if (flags.xsd && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
+  if (flags.xsd && result.error === undefined && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
     const schema = await schemaDiagnostics(await parseSitemap(bytes, options).text(), result.kind);
     for (const diagnostic of schema) {
       result.diagnostics.push(diagnostic);
@@ -121,24 +121,36 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   }
   const diagnostics = result.diagnostics.map(located(source.name));
   if (flags.json) {
-    await write(io.stdout, `${JSON.stringify({ valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts })}\n`);
+    const summary = { valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts };
+    await write(io.stdout, `${JSON.stringify(result.error === undefined ? summary : { ...summary, error: result.error.message })}\n`);
   } else {
     const noun = LISTS_SITEMAPS.has(result.kind) ? 'sitemap' : 'URL';
-    const verdict = result.valid ? 'valid' : 'INVALID';
+    const verdict = result.error !== undefined ? 'NOT READ WHOLE' : result.valid ? 'valid' : 'INVALID';
     io.stdout.write(`${source.name}: ${verdict} ${result.kind}, ${result.entries.toLocaleString('en-US')} ${noun}${result.entries === 1 ? '' : 's'}, ${formatBytes(result.bytes)}${result.compressed ? ' (gzip)' : ''}\n`);
     io.stdout.write(formatFindings({ counts: result.counts, diagnostics }));
   }
+  // After what was read: the failure, as one sentence on standard error (exit 1).
+  if (result.error !== undefined) throw result.error;
   return result.valid ? EXIT_OK : EXIT_FINDINGS;
 }
 
-async function collect(bytes: ByteSource, limit: number): Promise<Uint8Array> {
+/** The source held in memory, up to `limit` bytes; one that fails part way is the bytes read, then its failure again. */
+async function collect(bytes: ByteSource, limit: number): Promise<ByteSource> {
   if (bytes instanceof Uint8Array) return bytes;
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const part of bytes) {
-    parts.push(part);
-    total += part.length;
-    if (total >= limit) break;
+  try {
+    for await (const part of bytes) {
+      parts.push(part);
+      total += part.length;
+      if (total >= limit) break;
+    }
+  } catch (error) {
+    if (total === 0) throw error;
+    return (async function* readThenFail(): AsyncGenerator<Uint8Array> {
+      yield Buffer.concat(parts);
+      throw error;
+    })();
   }
   return Buffer.concat(parts);
 }

@@ -4,6 +4,7 @@
  * validator share one rulebook), counts (R15, R20, R37), duplicates (R25) and, when the file's URL
  * is known, scope (R16, R17, R21). A file is valid when no finding is an error.
  */
+import { isSitemapError, type SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import type { SitemapIndexEntry } from '../model/record.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
@@ -31,6 +32,8 @@ export interface ValidationResult {
   diagnostics: Diagnostic[];
   /** Findings per `rule:level`, over all of them. */
   counts: Record<string, number>;
+  /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
+  error?: SitemapError;
 }
 
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
@@ -62,14 +65,22 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
     if (url !== undefined && diagnostic.url === undefined) diagnostic.url = url;
     parsed.report(diagnostic);
   });
-  for await (const batch of parsed.batches()) {
-    for (const entry of batch) {
-      const position = parsed.positionOf(entry);
-      line = position?.line ?? 0;
-      column = position?.column ?? 0;
-      url = entry.loc;
-      checks.entry(entry, parsed.kind, line);
+  try {
+    for await (const batch of parsed.batches()) {
+      for (const entry of batch) {
+        const position = parsed.positionOf(entry);
+        line = position?.line ?? 0;
+        column = position?.column ?? 0;
+        url = entry.loc;
+        checks.entry(entry, parsed.kind, line);
+      }
     }
+  } catch (error) {
+    // Failed before any byte came: nothing to tell about the file.
+    if (!isSitemapError(error) || parsed.bytes === 0) throw error;
+    // The checks on the whole file are left out: it was not read whole.
+    const result = { kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts: parsed.counts };
+    return { valid: false, ...result, error };
   }
   // What follows is about the whole file: no position.
   url = undefined;

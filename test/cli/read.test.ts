@@ -56,6 +56,17 @@ describe('sitemapkit parse', () => {
       assert.equal(json.stderr, failure);
       const result = JSON.parse(json.stdout) as { kind: string; urls: { loc: string }[]; error: string };
       assert.deepEqual([result.kind, result.urls.length, result.error], ['urlset', 3, failure.slice('sitemapkit: '.length, -1)]);
+      // validate, with and without the schema: the findings on what was read, never "valid", then the failure.
+      for (const xsd of [[], ['--xsd']]) {
+        const checked = await cli(['validate', url, '--json', ...xsd]);
+        assert.deepEqual([checked.code, checked.stderr], [1, failure]);
+        const verdict = JSON.parse(checked.stdout) as { valid: boolean; kind: string; entries: number; error: string };
+        assert.deepEqual([verdict.valid, verdict.kind, verdict.entries, verdict.error], [false, 'urlset', 3, failure.slice('sitemapkit: '.length, -1)]);
+      }
+      const human = await cli(['validate', url]);
+      assert.equal(human.code, 1);
+      assert.match(human.stdout, /^http:\/\/127\.0\.0\.1:\d+\/cut\.xml: NOT READ WHOLE urlset, 3 URLs, \d+ B\n/);
+      assert.equal(human.stderr, failure);
     } finally {
       await server.close();
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { validateSitemap } from '../../src/index.ts';
+import { SitemapError, validateSitemap } from '../../src/index.ts';
 import { parseEveryWay, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -11,6 +11,26 @@ const found = async (bytes: Uint8Array, base?: string) => {
 };
 
 describe('validateSitemap', () => {
+  it('a source that fails part way: the findings on what was read, not valid, and the failure; one that fails at once or not as a SitemapError throws', async () => {
+    const dropped = new SitemapError('SM_INPUT_UNREADABLE', 'body not read to the end');
+    const cutOff = (error: unknown) =>
+      (async function* () {
+        yield new TextEncoder().encode(`<urlset ${NS}><url><loc>https://a.example/1</loc><priority>2</priority></url><url><loc>https://a.exa`);
+        throw error;
+      })();
+    const result = await validateSitemap(cutOff(dropped));
+    assert.deepEqual([result.valid, result.kind, result.entries, result.error, result.diagnostics.map((d) => `${d.rule}:${d.level}@${d.line}`)], [false, 'urlset', 1, dropped, ['R14:error@1']]);
+    await assert.rejects(validateSitemap(cutOff(new TypeError('a bug'))), TypeError);
+    await assert.rejects(
+      validateSitemap(
+        (async function* () {
+          yield* [];
+          throw dropped;
+        })(),
+      ),
+      dropped,
+    );
+  });
   it('a clean file is valid with no findings', async () => {
     assert.deepEqual(await found(urlset('<url><loc>https://a.example/</loc><lastmod>2024-01-01</lastmod></url>')), { valid: true, rules: [] });
   });
