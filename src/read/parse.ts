@@ -424,7 +424,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
         if (chunk.length > room) {
           if (room > 0) yield chunk.subarray(0, room);
           this.bytes = max;
-          this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
+          // Past the protocol's limit, that is what the file breaks; below it, only the limit the caller set is known to be passed.
+          if (max >= MAX_SITEMAP_BYTES) this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
+          else this.report({ rule: 'INPUT', level: 'error', message: `stopped reading at ${max} bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked` });
           return;
         }
         this.bytes += chunk.length;

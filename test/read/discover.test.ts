@@ -181,12 +181,12 @@ describe('discoverSitemaps limits', () => {
     assert.match(index.diagnostics[0]?.message ?? '', /6 listed sitemaps not read: the limit of 3 files/);
   });
 
-  test('maxBytes: a file over the cap is read up to it and reported by the parser (R3), not a transport failure', async () => {
+  test('maxBytes: a file over the cap is read up to it and reported by the parser, not a transport failure', async () => {
     const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxBytes: 200 });
     const pages = find(report, '/pages.xml');
     assert.equal(pages.bytes, 200);
     assert.equal(pages.error, undefined);
-    assert.ok(rules(pages).includes('R3:error'), rules(pages).join());
+    assert.ok(rules(pages).includes('INPUT:error'), rules(pages).join());
   });
 });
 
@@ -206,7 +206,7 @@ describe('discoverSitemaps edge cases', () => {
       assert.ok(report.sitemaps.every((n) => n.via === 'well-known'));
       const gz = find(report, '/sitemap.xml.gz');
       assert.equal(gz.bytes, 100_000);
-      assert.ok(rules(gz).includes('R3:error'));
+      assert.ok(rules(gz).includes('INPUT:error'));
     } finally {
       await server.close();
     }

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
 import { MAX_ROBOTS_BYTES } from '../../src/read/parse.ts';
+import { MAX_SITEMAP_BYTES } from '../../src/rules/limits.ts';
 import { byteByByte, parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
 
 const rules = (result: ParseResult, level?: string): string[] =>
@@ -559,15 +560,23 @@ describe('hostile input', () => {
     assert.deepEqual(locs(result), ['https://www.example.com/deep']);
     assert.ok(result.diagnostics.some((d) => /nested deeper than/.test(d.message)));
   });
-  it('a gzip bomb stops at the size cap', async () => {
+  it('a gzip bomb stops at the size cap: R3 at a cap past the protocol\'s limit, below it a finding about the cap, not the file', async () => {
     const bomb = gzipSync(new Uint8Array(64 * 1024 * 1024).fill(0x20));
-    const result = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
-    assert.ok(result.diagnostics.some((d) => d.rule === 'R3' && /stopped reading at 4194304 bytes/.test(d.message)));
+    const capped = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
+    assert.deepEqual(capped.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
+      'INPUT error stopped reading at 4194304 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'R5 error the file holds only whitespace',
+    ]);
+    const limit = await parseChunks([bomb], { maxBytes: MAX_SITEMAP_BYTES });
+    assert.deepEqual(limit.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
+      `R3 error stopped reading at ${MAX_SITEMAP_BYTES} bytes (decompressed); the rest of the file is not read`,
+      'R5 error the file holds only whitespace',
+    ]);
   });
   it('a giant text node is bounded by the size cap, not held whole', async () => {
     const giant = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/${'a'.repeat(3 * 1024 * 1024)}`);
     const result = await parseChunks([giant], { maxBytes: 1024 * 1024 });
-    assert.ok(rules(result).includes('R3'));
+    assert.ok(rules(result).includes('INPUT'));
   });
   it('binary garbage: a clear error, and reading stops', async () => {
     const garbage = new Uint8Array(200_000).map((_, i) => (i * 7919) % 256);
