@@ -144,7 +144,17 @@ export function scopeOf(folderUrl: URL): Scope {
 
 export type ScopeCheck = { ok: true } | { ok: false; rule: 'R16' | 'R17'; reason: string };
 
-export function checkScope(uri: string, scope: Scope): ScopeCheck {
+/** A `.` or `..` path segment, as written or percent-encoded: readers resolve it away (RFC 3986, 5.2.4), so `/blog/../admin` is `/admin`. */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
+
+export function checkScope(written: string, scope: Scope): ScopeCheck {
+  const dotted = (written.includes('/.') || written.includes('%2')) && DOT_SEGMENT.test(written.replace(/[?#].*$/s, '')) && URL.canParse(written);
+  const uri = dotted ? new URL(written).href : written;
+  const check = inScope(uri, scope);
+  return check.ok || !dotted ? check : { ...check, reason: `${check.reason.replace(/^is /, `is ${uri} once its dot segments are resolved, `)}` };
+}
+
+function inScope(uri: string, scope: Scope): ScopeCheck {
   if (uri.startsWith(scope.prefix)) return { ok: true };
   const next = uri.charAt(scope.origin.length);
   const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(next);

@@ -109,4 +109,15 @@ describe('scope (R16/R17)', () => {
     const outside = checkScope('https://example.com/other', folder);
     assert.ok(!outside.ok && outside.rule === 'R17');
   });
+
+  test('dot segments are resolved first, as readers resolve them: /catalog/../admin is outside /catalog/', () => {
+    for (const escape of ['https://example.com/catalog/../admin', 'https://example.com/catalog/%2E%2e/admin', 'https://example.com/catalog/..']) {
+      const result = checkScope(escape, folder);
+      assert.ok(!result.ok && result.rule === 'R17', escape);
+      assert.match(result.reason, /^is https:\/\/example\.com\/(?:admin)? once its dot segments are resolved, outside https:\/\/example\.com\/catalog\//);
+    }
+    for (const inside of ['https://example.com/catalog/./item', 'https://example.com/catalog/a/../item', 'https://example.com/catalog/item?next=/../admin', 'https://example.com/catalog/..item']) {
+      assert.deepEqual(checkScope(inside, folder), { ok: true }, inside);
+    }
+  });
 });
