@@ -27,8 +27,16 @@ async function loadSchemas(): Promise<SchemaFile[]> {
   return [...files, { fileName: 'http://www.w3.org/2001/xml.xsd', contents: xml.contents }];
 }
 
-/** Validates a `<urlset>` (with the four extensions) or a `<sitemapindex>`; each schema error becomes an XSD diagnostic. */
-export async function schemaDiagnostics(xml: string, kind: 'urlset' | 'sitemapindex'): Promise<Diagnostic[]> {
+/** The encoding in an XML declaration (captured: what comes before its value, and the quote). */
+const DECLARED_ENCODING = /^(\uFEFF?<\?xml[ \t\r\n][^>]*?encoding[ \t\r\n]*=[ \t\r\n]*)(["'])[^"']*\2/;
+
+/**
+ * Validates a `<urlset>` (with the four extensions) or a `<sitemapindex>`, given as decoded text;
+ * each schema error becomes an XSD diagnostic.
+ */
+export async function schemaDiagnostics(decoded: string, kind: 'urlset' | 'sitemapindex'): Promise<Diagnostic[]> {
+  // xmllint gets the text as UTF-8, so a declared UTF-16 or Latin-1 would have it misread every byte; the encoding is the R1 check's business.
+  const xml = decoded.replace(DECLARED_ENCODING, '$1$2UTF-8$2');
   schemas ??= loadSchemas();
   const preload = await schemas;
   const entry = kind === 'sitemapindex' ? 'siteindex-all.local.xsd' : 'sitemap-all.local.xsd';

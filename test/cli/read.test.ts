@@ -124,6 +124,22 @@ describe('sitemapkit validate', () => {
     assert.equal(result.valid, false);
     assert.ok(result.diagnostics.some((d) => d.rule === 'XSD'));
   });
+  it('--xsd on UTF-16 and Latin-1 files: the schema sees the text as decoded, so only the encoding finding (R1), no parser errors', async () => {
+    for (const name of ['utf16le-bom.xml', 'utf16be-bom.xml', 'latin1.xml']) {
+      const result = JSON.parse((await cli(['validate', name, '--xsd', '--json'])).stdout) as { diagnostics: { rule: string; level: string }[] };
+      assert.deepEqual(result.diagnostics.filter((d) => d.level === 'error').map((d) => d.rule), ['R1'], name);
+    }
+    // The mislabel a schema check would be fooled by most: a Latin-1 declaration on a file whose bytes are UTF-16.
+    const declared = `<?xml version="1.0" encoding='ISO-8859-1'?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc><priority>0.5</priority></url></urlset>`;
+    const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-xsd-'));
+    try {
+      writeFileSync(join(dir, 'le.xml'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(declared, 'utf16le')]));
+      const result = JSON.parse((await runCli(['validate', 'le.xml', '--xsd', '--json'], { cwd: dir })).stdout) as { diagnostics: { rule: string }[] };
+      assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R1']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('--xsd on a file that is not well-formed: xmllint\'s parser error once, at its line (not its excerpt and caret as findings of their own)', async () => {
     const { stdout } = await cli(['validate', '-', '--xsd', '--json'], '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>\n<url><loc>https://a.example/x</lo></url></urlset>');
     const result = JSON.parse(stdout) as { diagnostics: { rule: string; line?: number; message: string }[] };
