@@ -123,7 +123,8 @@ export class RecordNormalizer {
     const images = this.#list(input['images'], 'images', (image, n) => this.#image(image, n));
     if (images !== undefined) {
       if (images.length > MAX_IMAGES_PER_URL) {
-        report('R34', 'error', `${images.length - MAX_IMAGES_PER_URL} images dropped: at most ${MAX_IMAGES_PER_URL} per URL`);
+        const over = images.length - MAX_IMAGES_PER_URL;
+        report('R34', 'error', `${over} ${over === 1 ? 'image' : 'images'} dropped: at most ${MAX_IMAGES_PER_URL} per URL`);
         images.length = MAX_IMAGES_PER_URL;
       }
       record.images = images;
@@ -268,7 +269,8 @@ export class RecordNormalizer {
     }
     if (input['tags'] !== undefined) {
       const tags = Array.isArray(input['tags']) ? input['tags'].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => toXmlText(t.trim()).text) : [];
-      if (tags.length > MAX_VIDEO_TAGS) report('R36', 'error', `${field}.tags: ${tags.length - MAX_VIDEO_TAGS} tags dropped, at most ${MAX_VIDEO_TAGS} per video`);
+      const over = tags.length - MAX_VIDEO_TAGS;
+      if (over > 0) report('R36', 'error', `${field}.tags: ${over} ${over === 1 ? 'tag' : 'tags'} dropped, at most ${MAX_VIDEO_TAGS} per video`);
       if (tags.length > 0) video.tags = tags.slice(0, MAX_VIDEO_TAGS);
     }
     for (const key of ['family_friendly', 'requires_subscription', 'live'] as const) {

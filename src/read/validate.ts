@@ -91,6 +91,15 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
 }
 
+/** A normalizer's message ("images[2].loc dropped: …", "3 tags dropped, at most 32…") as a validator says it: nothing is dropped. */
+function asValidator(message: string): string {
+  return message
+    .replace(/^record dropped: /, '')
+    .replace(/^(\S+) dropped: (?=\1[ .:])/, '')
+    .replace(/^(\S+) dropped: /, '$1: ')
+    .replace(/\b(\d+ (?:images?|tags?)) dropped[:,] at most/, '$1 too many: at most');
+}
+
 export interface SitemapChecksOptions {
   /** The file's own URL, when known. */
   base: URL | undefined;
@@ -124,7 +133,7 @@ export class SitemapChecks {
         delete diagnostic.column;
       }
       // The normalizer speaks as a writer ("… dropped"); a validator only reports.
-      diagnostic.message = diagnostic.message.replace(/^record dropped: /, '').replace(/^([\w:]+(?: \d+)?) dropped: /, '$1: ');
+      diagnostic.message = asValidator(diagnostic.message);
       report(diagnostic);
     };
     this.#normalizer = new RecordNormalizer({ ...(this.#scope === undefined ? {} : { scope: this.#scope }), scopeLevel: 'error', now: options.now }, (diagnostic) => {

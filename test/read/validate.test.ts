@@ -11,6 +11,22 @@ const found = async (bytes: Uint8Array, base?: string) => {
 };
 
 describe('validateSitemap', () => {
+  it('findings on extensions speak as a validator: nothing is said to be dropped', async () => {
+    const ns = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml"';
+    const images = Array.from({ length: 1002 }, (_, n) => `<image:image><image:loc>${n === 0 ? 'ftp://a.example/0.png' : `https://a.example/${n}.png`}</image:loc></image:image>`).join('');
+    const tags = Array.from({ length: 33 }, (_, n) => `<video:tag>t${n}</video:tag>`).join('');
+    const video = `<video:video><video:thumbnail_loc>https://a.example/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc>${tags}</video:video>`;
+    const noPlayer = '<video:video><video:thumbnail_loc>https://a.example/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description></video:video>';
+    const body = `<url><loc>https://a.example/</loc>${images}${video}${noPlayer}<xhtml:link rel="alternate" hreflang="english" href="https://a.example/en"/></url>`;
+    const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}>${body}</urlset>`));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.message}`).sort(), [
+      'R34 1 image too many: at most 1000 per URL',
+      'R35 videos[2]: a video needs a valid content_loc or player_loc',
+      'R36 videos[1].tags: 1 tag too many: at most 32 per video',
+      'R38 alternates[1]: hreflang "english" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default',
+      'R8 images[1].loc "ftp://a.example/0.png" uses ftp:, only http: and https: are allowed',
+    ]);
+  });
   it('a source that fails part way: the findings on what was read, not valid, and the failure; one that fails at once or not as a SitemapError throws', async () => {
     const dropped = new SitemapError('SM_INPUT_UNREADABLE', 'body not read to the end');
     const cutOff = (error: unknown) =>
