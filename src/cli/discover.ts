@@ -117,7 +117,9 @@ function describe(node: DiscoveredSitemap, short: (url: string) => string): stri
   const parts = [name, node.status === undefined ? '---' : String(node.status)];
   // A file cut off part way shows what was read of it, then why it stopped.
   if (node.error === undefined || node.bytes > 0) {
-    const listed = node.kind === 'sitemapindex' || node.kind === 'robots' ? plural(node.sitemaps.length, 'sitemap') : plural(node.urls, 'URL');
+    // Children not followed (a limit, a loop, a repeat) are counted too: the tree shows those followed below.
+    const followed = node.sitemaps.length < node.listed ? `, ${node.sitemaps.length} followed` : '';
+    const listed = node.kind === 'sitemapindex' || node.kind === 'robots' ? `${plural(node.listed, 'sitemap')}${followed}` : plural(node.urls, 'URL');
     parts.push(`${node.kind}, ${listed}`, `${formatBytes(node.bytes)}${node.compressed ? ' gzip' : ''}`);
   }
   if (node.error !== undefined) parts.push(`${node.bytes > 0 ? 'then ' : ''}error: ${node.error}`);

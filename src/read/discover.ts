@@ -41,6 +41,8 @@ export interface DiscoveredSitemap {
   kind: SitemapKind;
   /** Page URLs listed (0 for an index). */
   urls: number;
+  /** Child sitemaps listed (an index, a robots.txt; 0 for other kinds), followed or not. */
+  listed: number;
   /** Child sitemaps followed, in the order listed. */
   sitemaps: DiscoveredSitemap[];
   /** Decompressed bytes read. */
@@ -148,6 +150,8 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
   const limit = concurrencyLimit(options.concurrency ?? DEFAULTS.concurrency);
   const maxDepth = options.maxDepth ?? DEFAULTS.maxDepth;
   const maxSitemaps = options.maxSitemaps ?? DEFAULTS.maxSitemaps;
+  // None at all would read nothing, and say nothing was found.
+  if (!Number.isInteger(maxSitemaps) || maxSitemaps < 1) throw new SitemapError('SM_BAD_OPTION', `maxSitemaps (--max-sitemaps) must be a whole number ≥ 1, got ${maxSitemaps}`);
   const robots = await readRobotsTxt(site, options);
   const progress: DiscoverProgress = { files: 0, done: 0, failed: 0, urls: 0 };
   const tell = options.onProgress === undefined ? undefined : () => options.onProgress?.({ ...progress });
@@ -207,7 +211,7 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
         } else if (seen.has(key)) {
           note(node, 'R25', 'warn', `${url} is listed more than once in this sitemap set; read once`, url);
         } else if (budget <= 0) {
-          note(node, 'FETCH', 'warn', `${plural(children.length - i, 'listed sitemap')} not read: the limit of ${maxSitemaps} files was reached`);
+          note(node, 'FETCH', 'warn', `${plural(children.length - i, 'listed sitemap')} not read: the limit of ${plural(maxSitemaps, 'file')} was reached`);
           break;
         } else {
           seen.add(key);
@@ -249,6 +253,7 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
     redirects: fetched.redirects,
     kind: 'unknown',
     urls: 0,
+    listed: 0,
     bytes: 0,
     compressed: false,
     diagnostics: [],
@@ -341,6 +346,7 @@ async function parseInto(
     node.error = error.message;
   } finally {
     node.kind = parsed.kind;
+    if (LISTS_SITEMAPS.has(parsed.kind)) node.listed = parsed.entries;
     node.bytes = parsed.bytes;
     node.compressed = parsed.compressed;
     const diagnostics = kept.list();

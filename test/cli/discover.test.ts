@@ -35,7 +35,8 @@ describe('sitemapkit discover', () => {
     assert.match(out, /^\/\nrobots\.txt: 6 Sitemap: lines\n {2}R27 warn: Sitemap: URL should be absolute/);
     assert.match(out, /\n\/sitemap_index\.xml {2}200 {2}sitemapindex, 6 sitemaps {2}550 B {2}\(robots\)\n/);
     assert.match(out, /\n├─ \/posts\.xml\.gz {2}200 {2}urlset, 2 URLs {2}\d+ B gzip\n/);
-    assert.match(out, /\n│ {2}└─ \/loop-b\.xml {2}200 {2}sitemapindex, 0 sitemaps {2}\d+ B {2}3 findings\n│ {8}R22 warn: an index listed by another index/);
+    assert.match(out, /\n│ {2}└─ \/loop-b\.xml {2}200 {2}sitemapindex, 2 sitemaps, 0 followed {2}\d+ B {2}3 findings\n│ {8}R22 warn: an index listed by another index/);
+    assert.match(out, /\n├─ \/nested-index\.xml {2}200 {2}sitemapindex, 2 sitemaps, 1 followed {2}/);
     assert.match(out, /\n└─ \/gone\.xml {2}404 {2}error: HTTP 404 Not Found\n/);
     assert.match(out, /\n\/old-sitemap\.xml → \/current\.xml {2}200 {2}urlset, 1 URL/);
     assert.match(out, /\n\/slow\.xml {2}--- {2}error: no response within 400 ms {2}\(robots\)\n/);
@@ -161,6 +162,8 @@ describe('sitemapkit discover', () => {
     assert.equal((await runCli(['discover', 'ftp://example.com/'], { cwd })).code, 2);
     assert.equal((await runCli(['discover', tidy.origin, '--concurrency', '0'], { cwd })).code, 2);
     assert.equal((await runCli(['discover', tidy.origin, '--max-bytes', '900000000'], { cwd })).code, 2);
+    // No file at all would read nothing and then say nothing was found.
+    assert.deepEqual(await runCli(['discover', tidy.origin, '--max-sitemaps', '0'], { cwd }), { code: 2, stdout: '', stderr: 'sitemapkit: maxSitemaps (--max-sitemaps) must be a whole number ≥ 1, got 0\n' });
     // Past what a timer can hold: one sentence, not a RangeError from deep inside.
     const overflow = await runCli(['discover', tidy.origin, '--timeout', '99999999999999'], { cwd });
     assert.deepEqual([overflow.code, overflow.stderr], [2, 'sitemapkit: timeout must be a whole number of milliseconds from 1 to 2147483647, got 99999999999999\n']);

@@ -176,9 +176,10 @@ describe('discoverSitemaps limits', () => {
     const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxSitemaps: 3 });
     assert.deepEqual(shape(report.sitemaps, site.origin).map((row) => row[0]), ['/sitemap_index.xml', '/old-sitemap.xml', '/missing.xml']);
     const index = find(report, '/sitemap_index.xml');
-    assert.deepEqual(index.sitemaps, []);
+    assert.deepEqual([index.sitemaps, index.listed], [[], 6]);
     assert.deepEqual(rules(index), ['FETCH:warn']);
     assert.match(index.diagnostics[0]?.message ?? '', /6 listed sitemaps not read: the limit of 3 files/);
+    await assert.rejects(discoverSitemaps(site.origin, { maxSitemaps: 0 }), { code: 'SM_BAD_OPTION' });
   });
 
   test('maxBytes: a file over the cap is read up to it and reported by the parser, not a transport failure', async () => {
