@@ -104,15 +104,16 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
     ...(io.now === undefined ? {} : { now: io.now }),
   };
   // Schema validation needs the whole text, so the bytes are read once into memory (at most the size cap).
-  let bytes: ByteSource = source.bytes;
   // Past the cap the parser stops reading anyway (R3): what it will not read is not held. The cap counts
   // decompressed bytes, and gzip can be a little larger than what it holds (deflate's stored blocks add
   // 5 bytes in 65,535): a slack of a thousandth keeps the cut beyond anything the parser reads.
   const cap = flags.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (flags.xsd) bytes = await collect(source.bytes, cap + Math.ceil(cap / 1000) + 1024);
+  const held = flags.xsd ? await collect(source.bytes, cap + Math.ceil(cap / 1000) + 1024) : undefined;
+  // A source that failed part way fails the same for the checks, once they read that far (a cap or an HTML page may stop them first).
+  const bytes = held === undefined ? source.bytes : held.failure === undefined ? held.bytes : readThenFail(held.bytes, held.failure.error);
   const result = await validateSitemap(bytes, options);
-  if (flags.xsd && result.error === undefined && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
-    const schema = await schemaDiagnostics(await parseSitemap(bytes, options).text(), result.kind);
+  if (held !== undefined && result.error === undefined && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
+    const schema = await schemaDiagnostics(await parseSitemap(held.bytes, options).text(), result.kind);
     for (const diagnostic of schema) {
       result.diagnostics.push(diagnostic);
       result.counts['XSD:error'] = (result.counts['XSD:error'] ?? 0) + 1;
@@ -134,9 +135,9 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   return result.valid ? EXIT_OK : EXIT_FINDINGS;
 }
 
-/** The source held in memory, up to `limit` bytes; one that fails part way is the bytes read, then its failure again. */
-async function collect(bytes: ByteSource, limit: number): Promise<ByteSource> {
-  if (bytes instanceof Uint8Array) return bytes;
+/** The source held in memory, up to `limit` bytes, with the failure of one that failed part way. */
+async function collect(bytes: ByteSource, limit: number): Promise<{ bytes: Uint8Array; failure?: { error: unknown } }> {
+  if (bytes instanceof Uint8Array) return { bytes };
   const parts: Uint8Array[] = [];
   let total = 0;
   try {
@@ -147,12 +148,14 @@ async function collect(bytes: ByteSource, limit: number): Promise<ByteSource> {
     }
   } catch (error) {
     if (total === 0) throw error;
-    return (async function* readThenFail(): AsyncGenerator<Uint8Array> {
-      yield Buffer.concat(parts);
-      throw error;
-    })();
+    return { bytes: Buffer.concat(parts), failure: { error } };
   }
-  return Buffer.concat(parts);
+  return { bytes: Buffer.concat(parts) };
+}
+
+async function* readThenFail(bytes: Uint8Array, error: unknown): AsyncGenerator<Uint8Array> {
+  yield bytes;
+  throw error;
 }
 
 function write(stream: NodeJS.WritableStream, text: string): Promise<void> {

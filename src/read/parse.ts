@@ -6,13 +6,13 @@
  */
 import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { constants as zlibConstants, createGunzip } from 'node:zlib';
+import { constants as zlibConstants, createGunzip, type Gunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { SitemapAssembler } from './assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
-import { gunzipMembers } from './gzip.ts';
+import { type GzipEnd, gunzipMembers } from './gzip.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -367,16 +367,17 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     // came before it is inflated and read (a sync flush, where ending the input would call it
     // truncated), then its error is passed on.
     let failure: { error: unknown } | undefined;
-    // The input of a small file, all of it, to be read again should gunzip fail on it (see gunzipMembers).
-    let retained: Uint8Array[] | undefined = [];
-    let retainedBytes = 0;
+    // The input so far, while it is no more than GUNZIP_RETAINED_BYTES, to be read again should gunzip fail on it (gzip.ts).
+    const retained: Uint8Array[] = [];
+    let fed = 0;
+    let last: Uint8Array = new Uint8Array(0);
     async function* untilFailure(): AsyncGenerator<Uint8Array> {
       try {
         // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
         for await (const piece of rechunk(bytes, GUNZIP_INPUT_CHUNK)) {
-          retainedBytes += piece.length;
-          if (retainedBytes > GUNZIP_RETAINED_BYTES) retained = undefined;
-          retained?.push(piece);
+          fed += piece.length;
+          if (fed <= GUNZIP_RETAINED_BYTES) retained.push(piece);
+          last = piece;
           yield piece;
         }
       } catch (error) {
@@ -385,34 +386,79 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     const input = Readable.from(untilFailure(), { objectMode: false });
     input.on('end', () => {
+      // Gunzip failed, and the rest of the input was taken to be read again.
+      if (gunzip.destroyed) return;
       if (failure === undefined) gunzip.end();
       else gunzip.flush(zlibConstants.Z_SYNC_FLUSH, () => gunzip.push(null));
     });
     input.pipe(gunzip, { end: false });
     let delivered = 0;
+    let gunzipError: unknown;
     try {
       for await (const chunk of gunzip as AsyncIterable<Uint8Array>) {
         delivered += chunk.length;
         yield* pieces(chunk);
       }
     } catch (error) {
-      const members = retained === undefined || failure !== undefined ? undefined : gunzipMembers(concat(retained, retainedBytes), (this.#options.maxBytes ?? DEFAULT_MAX_BYTES) + 1);
-      // What was read again goes on from where gunzip's output stopped.
-      let skip = delivered;
-      for (const chunk of members !== undefined && members.outputBytes > delivered ? members.output : []) {
-        if (skip < chunk.length) yield* pieces(chunk.subarray(skip));
-        skip = Math.max(0, skip - chunk.length);
-      }
-      if (members === undefined || members.damage !== undefined) {
-        this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${members?.damage ?? (error as Error).message}); read up to the damage` });
-      } else if (members.ignored > 0) {
-        this.report({ rule: 'R4', level: 'warn', message: `${members.ignored} ${members.ignored === 1 ? 'byte' : 'bytes'} after the gzip data ${members.ignored === 1 ? 'starts' : 'start'} no gzip member; ignored, as gzip -d does` });
+      gunzipError = error;
+    }
+    try {
+      if (gunzipError === undefined) {
+        // zlib stops without a word at a zero byte after a member (padding, to it): anything else after that is reported.
+        const trailing = fed - gunzip.bytesWritten;
+        const tail = trailing <= last.length ? last.subarray(last.length - trailing) : fed <= GUNZIP_RETAINED_BYTES ? concat(retained, fed).subarray(gunzip.bytesWritten) : undefined;
+        if (trailing > 0 && failure === undefined && (tail === undefined || tail.some((byte) => byte !== 0))) this.#reportIgnored(trailing, true);
+      } else if (fed > GUNZIP_RETAINED_BYTES) {
+        this.#reportDamage(gunzipError);
+      } else {
+        yield* this.#gunzipAgain(input, gunzip, retained, () => fed, delivered, gunzipError);
       }
     } finally {
       input.destroy();
       gunzip.destroy();
     }
     if (failure !== undefined) throw failure.error;
+  }
+
+  /**
+   * After gunzip failed on a small file: the rest of the input is taken (up to what is kept), the
+   * whole read again member by member, and what gunzip did not deliver handed on.
+   */
+  async *#gunzipAgain(input: Readable, gunzip: Gunzip, retained: Uint8Array[], fed: () => number, delivered: number, gunzipError: unknown): AsyncGenerator<Uint8Array> {
+    input.unpipe(gunzip);
+    // Each piece is kept as it is taken (untilFailure); the input is let go by the caller.
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars
+    for await (const _ of input.iterator({ destroyOnReturn: false })) if (fed() > GUNZIP_RETAINED_BYTES) break;
+    const kept = retained.reduce((sum, piece) => sum + piece.length, 0);
+    const members = gunzipMembers(concat(retained, kept), GUNZIP_CHUNK);
+    let skip = delivered;
+    let next: IteratorResult<Uint8Array, GzipEnd>;
+    try {
+      for (next = await members.next(); next.done !== true; next = await members.next()) {
+        const chunk = next.value;
+        if (skip >= chunk.length) skip -= chunk.length;
+        else {
+          yield* pieces(chunk.subarray(skip));
+          skip = 0;
+        }
+      }
+    } finally {
+      await members.return({ ignored: 0 });
+    }
+    const end = next.value;
+    if (end.damage !== undefined) this.#reportDamage(new Error(end.damage));
+    // All of it read back without fault, yet gunzip failed: its word stands.
+    else if (end.ignored === 0) this.#reportDamage(gunzipError);
+    else this.#reportIgnored(end.ignored + fed() - kept, fed() === kept);
+  }
+
+  #reportDamage(error: unknown): void {
+    this.report({ rule: 'R4', level: 'error', message: `the gzip data is damaged (${(error as Error).message}); read up to the damage` });
+  }
+
+  #reportIgnored(count: number, exact: boolean): void {
+    const bytes = `${exact ? '' : 'more than '}${count} ${count === 1 ? 'byte' : 'bytes'}`;
+    this.report({ rule: 'R4', level: 'warn', message: `${bytes} after the gzip data ${count === 1 && exact ? 'is' : 'are'} not gzip; ignored` });
   }
 
   /** Stops at `maxBytes` decompressed: gzip bombs and runaway bodies end there with a finding. */

@@ -151,7 +151,9 @@ export function checkScope(written: string, scope: Scope): ScopeCheck {
   const dotted = (written.includes('/.') || written.includes('%2')) && DOT_SEGMENT.test(written.replace(/[?#].*$/s, '')) && URL.canParse(written);
   const uri = dotted ? new URL(written).href : written;
   const check = inScope(uri, scope);
-  return check.ok || !dotted ? check : { ...check, reason: `${check.reason.replace(/^is /, `is ${uri} once its dot segments are resolved, `)}` };
+  // Named only where they made the difference.
+  if (check.ok || !dotted || !inScope(written, scope).ok) return check;
+  return { ...check, reason: check.reason.replace(/^is /, `is ${uri} once its dot segments are resolved, `) };
 }
 
 function inScope(uri: string, scope: Scope): ScopeCheck {

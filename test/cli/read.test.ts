@@ -71,6 +71,21 @@ describe('sitemapkit parse', () => {
       await server.close();
     }
   });
+  it('validate --xsd of a download larger than --max-bytes: the schema checks what was read, as for a file', async () => {
+    const server = await startServer((_request, response, origin) => {
+      const urls = Array.from({ length: 100 }, (_, n) => `<url><loc>${origin}/p/${n}</loc></url>\n`).join('');
+      response.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}</urlset>\n`);
+    });
+    try {
+      const { code, stdout } = await cli(['validate', `${server.origin}/big.xml`, '--max-bytes', '1000', '--xsd', '--json']);
+      const result = JSON.parse(stdout) as { valid: boolean; error?: string; diagnostics: { rule: string; message: string }[] };
+      assert.deepEqual([code, result.valid, result.error], [1, false, undefined]);
+      assert.deepEqual(result.diagnostics.map((d) => d.rule), ['INPUT', 'R2', 'XSD']);
+      assert.match(result.diagnostics[2]?.message ?? '', /Premature end of data/);
+    } finally {
+      await server.close();
+    }
+  });
   it('an unreadable file is one clear sentence, exit 1; conflicting flags exit 2', async () => {
     const missing = await cli(['parse', 'nope.xml']);
     assert.equal(missing.code, 1);

@@ -359,15 +359,51 @@ describe('gzip is found by its magic bytes', () => {
       assert.deepEqual(rules(result), [...extra]);
     });
   }
-  it('bytes after the gzip data (a newline, a server comment) are ignored with a warning, as gzip -d ignores them; every member is read', async () => {
+  it('bytes after the gzip data (a newline, a server comment) are ignored with a warning; every member is read', async () => {
     const result = await parseChunks([readFixture('gzip-trailing-garbage.xml.gz')]);
     assert.deepEqual(locs(result), ['https://www.example.com/first-member', 'https://www.example.com/second-member']);
     assert.deepEqual(
       result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`),
-      ['R4 warn 26 bytes after the gzip data start no gzip member; ignored, as gzip -d does'],
+      ['R4 warn 26 bytes after the gzip data are not gzip; ignored'],
     );
-    const newline = await parseChunks([Buffer.concat([gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>'), Buffer.from('\n')])]);
-    assert.deepEqual([locs(newline), newline.diagnostics.map((d) => d.message)], [['https://a.example/'], ['1 byte after the gzip data starts no gzip member; ignored, as gzip -d does']]);
+    const xml = gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>');
+    const ignored = async (tail: Uint8Array, chunks: (bytes: Uint8Array) => Iterable<Uint8Array> | AsyncIterable<Uint8Array> = (bytes) => [bytes]) => {
+      const parsed = parseSitemap(chunks(Buffer.concat([xml, tail])));
+      const seen: string[] = [];
+      for await (const entry of parsed) seen.push(entry.loc);
+      return [seen, parsed.diagnostics.map((d) => d.message)];
+    };
+    assert.deepEqual(await ignored(Buffer.from('\n')), [['https://a.example/'], ['1 byte after the gzip data is not gzip; ignored']]);
+    // zlib stops at a zero byte without a word: what follows it is reported all the same.
+    assert.deepEqual(await ignored(Buffer.from('\0garbage')), [['https://a.example/'], ['8 bytes after the gzip data are not gzip; ignored']]);
+    assert.deepEqual(await ignored(Buffer.alloc(100)), [['https://a.example/'], []]);
+    // The count is the same however slowly the bytes come, and says so when the bytes go on past what is kept.
+    const slowly = async function* (bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < bytes.length; at += 50_000) {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        yield bytes.subarray(at, at + 50_000);
+      }
+    };
+    const garbage = new Uint8Array(300_000).fill(0x41);
+    assert.deepEqual(await ignored(garbage), [['https://a.example/'], ['300000 bytes after the gzip data are not gzip; ignored']]);
+    assert.deepEqual(await ignored(garbage, slowly), [['https://a.example/'], ['300000 bytes after the gzip data are not gzip; ignored']]);
+    const [, endless] = await ignored(new Uint8Array(3_000_000).fill(0x41));
+    assert.match(endless?.join() ?? '', /^more than \d+ bytes after the gzip data are not gzip; ignored$/);
+  });
+  it('bytes after the gzip data with the cap in the output gunzip lost: the cap is reported, not damage', async () => {
+    const entries = Array.from({ length: 3_000 }, (_, n) => `<url><loc>https://a.example/${n}</loc></url>`).join('');
+    const gz = gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`);
+    const result = await parseChunks([Buffer.concat([gz, Buffer.from('junk')])], { maxBytes: 50_000 });
+    assert.deepEqual(rules(result, 'error'), ['INPUT', 'R2']);
+    assert.match(result.diagnostics.find((d) => d.rule === 'INPUT')?.message ?? '', /^stopped reading at 50000 bytes/);
+    assert.ok(result.entries.length > 1000, `${result.entries.length} entries`);
+  });
+  it('a member whose header checksum is wrong is damage (R4), as for gzip -d', async () => {
+    const plain = gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>');
+    const header = Buffer.from(plain.subarray(0, 10));
+    header[3] = 0x02;
+    const result = await parseChunks([Buffer.concat([header, Buffer.from([0xde, 0xad]), plain.subarray(10)])]);
+    assert.ok(rules(result, 'error').includes('R4'), JSON.stringify(result.diagnostics));
   });
   it('a gzip member after good ones that is damaged: the good ones are read, the damage reported', async () => {
     const first = gzipSync('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>');

@@ -116,6 +116,9 @@ describe('scope (R16/R17)', () => {
       assert.ok(!result.ok && result.rule === 'R17', escape);
       assert.match(result.reason, /^is https:\/\/example\.com\/(?:admin)? once its dot segments are resolved, outside https:\/\/example\.com\/catalog\//);
     }
+    // Named only where they made the difference.
+    const elsewhere = checkScope('https://other.example/catalog/../x', folder);
+    assert.ok(!elsewhere.ok && elsewhere.rule === 'R16' && !elsewhere.reason.includes('dot segments'), JSON.stringify(elsewhere));
     for (const inside of ['https://example.com/catalog/./item', 'https://example.com/catalog/a/../item', 'https://example.com/catalog/item?next=/../admin', 'https://example.com/catalog/..item']) {
       assert.deepEqual(checkScope(inside, folder), { ok: true }, inside);
     }
