@@ -6,7 +6,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { constants as zlibConstants, createGunzip, type Gunzip } from 'node:zlib';
+import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
@@ -367,17 +367,15 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     // came before it is inflated and read (a sync flush, where ending the input would call it
     // truncated), then its error is passed on.
     let failure: { error: unknown } | undefined;
-    // The input so far, while it is no more than GUNZIP_RETAINED_BYTES, to be read again should gunzip fail on it (gzip.ts).
+    // The input from its start while it is no more than GUNZIP_RETAINED_BYTES (whole pieces, a multiple of GUNZIP_INPUT_CHUNK), to be read again should gunzip fail on it (gzip.ts).
     const retained: Uint8Array[] = [];
     let fed = 0;
-    let last: Uint8Array = new Uint8Array(0);
     async function* untilFailure(): AsyncGenerator<Uint8Array> {
       try {
         // zlib recovers more or less of a damaged stream depending on how its input was cut; fixed cuts make the result the same.
         for await (const piece of rechunk(bytes, GUNZIP_INPUT_CHUNK)) {
           fed += piece.length;
           if (fed <= GUNZIP_RETAINED_BYTES) retained.push(piece);
-          last = piece;
           yield piece;
         }
       } catch (error) {
@@ -385,9 +383,10 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
     }
     const input = Readable.from(untilFailure(), { objectMode: false });
+    let inflating = true;
     input.on('end', () => {
-      // Gunzip failed, and the rest of the input was taken to be read again.
-      if (gunzip.destroyed) return;
+      // Gunzip is done (or failed), and the rest of the input was taken to be looked at.
+      if (!inflating) return;
       if (failure === undefined) gunzip.end();
       else gunzip.flush(zlibConstants.Z_SYNC_FLUSH, () => gunzip.push(null));
     });
@@ -395,23 +394,31 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     let delivered = 0;
     let gunzipError: unknown;
     try {
-      for await (const chunk of gunzip as AsyncIterable<Uint8Array>) {
-        delivered += chunk.length;
-        yield* pieces(chunk);
+      try {
+        for await (const chunk of gunzip as AsyncIterable<Uint8Array>) {
+          delivered += chunk.length;
+          yield* pieces(chunk);
+        }
+      } catch (error) {
+        gunzipError = error;
       }
-    } catch (error) {
-      gunzipError = error;
-    }
-    try {
+      inflating = false;
+      // What follows the gzip data is judged on the input read to its end or past what is kept, never on how far it happened to be read ahead.
+      input.unpipe(gunzip);
+      // eslint-disable-next-line @typescript-eslint/no-unused-vars -- each piece is kept as it is taken (untilFailure)
+      for await (const _ of input.iterator({ destroyOnReturn: false })) if (fed > GUNZIP_RETAINED_BYTES) break;
+      const whole = fed <= GUNZIP_RETAINED_BYTES;
+      const kept = (): Uint8Array => concat(retained, retained.reduce((sum, piece) => sum + piece.length, 0));
+      // Where gunzip stopped taking input: on a failure, within the piece that failed.
+      const taken = gunzip.bytesWritten;
       if (gunzipError === undefined) {
         // zlib stops without a word at a zero byte after a member (padding, to it): anything else after that is reported.
-        const trailing = fed - gunzip.bytesWritten;
-        const tail = trailing <= last.length ? last.subarray(last.length - trailing) : fed <= GUNZIP_RETAINED_BYTES ? concat(retained, fed).subarray(gunzip.bytesWritten) : undefined;
-        if (trailing > 0 && failure === undefined && (tail === undefined || tail.some((byte) => byte !== 0))) this.#reportIgnored(trailing, true);
-      } else if (fed > GUNZIP_RETAINED_BYTES) {
+        const tail = taken < fed && taken < GUNZIP_RETAINED_BYTES && failure === undefined ? kept().subarray(taken) : undefined;
+        if (tail?.some((byte) => byte !== 0) === true) this.#reportIgnored(tail.length, whole);
+      } else if (taken >= GUNZIP_RETAINED_BYTES) {
         this.#reportDamage(gunzipError);
       } else {
-        yield* this.#gunzipAgain(input, gunzip, retained, () => fed, delivered, gunzipError);
+        yield* this.#gunzipAgain(kept(), whole, delivered, gunzipError);
       }
     } finally {
       input.destroy();
@@ -420,17 +427,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (failure !== undefined) throw failure.error;
   }
 
-  /**
-   * After gunzip failed on a small file: the rest of the input is taken (up to what is kept), the
-   * whole read again member by member, and what gunzip did not deliver handed on.
-   */
-  async *#gunzipAgain(input: Readable, gunzip: Gunzip, retained: Uint8Array[], fed: () => number, delivered: number, gunzipError: unknown): AsyncGenerator<Uint8Array> {
-    input.unpipe(gunzip);
-    // Each piece is kept as it is taken (untilFailure); the input is let go by the caller.
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars
-    for await (const _ of input.iterator({ destroyOnReturn: false })) if (fed() > GUNZIP_RETAINED_BYTES) break;
-    const kept = retained.reduce((sum, piece) => sum + piece.length, 0);
-    const members = gunzipMembers(concat(retained, kept), GUNZIP_CHUNK);
+  /** After gunzip failed on the first `kept` bytes (all of the input if `whole`): read again member by member, what gunzip did not deliver handed on. */
+  async *#gunzipAgain(kept: Uint8Array, whole: boolean, delivered: number, gunzipError: unknown): AsyncGenerator<Uint8Array> {
+    const members = gunzipMembers(kept, GUNZIP_CHUNK);
     let skip = delivered;
     let next: IteratorResult<Uint8Array, GzipEnd>;
     try {
@@ -449,7 +448,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (end.damage !== undefined) this.#reportDamage(new Error(end.damage));
     // All of it read back without fault, yet gunzip failed: its word stands.
     else if (end.ignored === 0) this.#reportDamage(gunzipError);
-    else this.#reportIgnored(end.ignored + fed() - kept, fed() === kept);
+    else this.#reportIgnored(end.ignored, whole);
   }
 
   #reportDamage(error: unknown): void {

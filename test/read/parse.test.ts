@@ -390,6 +390,30 @@ describe('gzip is found by its magic bytes', () => {
     const [, endless] = await ignored(new Uint8Array(3_000_000).fill(0x41));
     assert.match(endless?.join() ?? '', /^more than \d+ bytes after the gzip data are not gzip; ignored$/);
   });
+  it('bytes after gzip data that ends near what is kept: the same entries and the same finding however fast the bytes come', async () => {
+    let seed = 11;
+    const random = (): string => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed.toString(36));
+    const entries = Array.from({ length: 75_000 }, () => `<url><loc>https://a.example/${random()}${random()}${random()}</loc></url>\n`).join('');
+    const gz = gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}</urlset>\n`);
+    assert.ok(gz.length > 900_000 && gz.length < 1024 * 1024, `${gz.length} bytes`);
+    const bytes = Buffer.concat([gz, new Uint8Array(200_000).fill(0x41)]);
+    const read = async (source: Iterable<Uint8Array> | AsyncIterable<Uint8Array>) => {
+      const parsed = parseSitemap(source);
+      const locs: string[] = [];
+      for await (const entry of parsed) locs.push(entry.loc);
+      return [locs.length, parsed.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`)];
+    };
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, [75_000, [`R4 warn more than ${1024 * 1024 - gz.length} bytes after the gzip data are not gzip; ignored`]]);
+    const slowly = async function* (): AsyncGenerator<Uint8Array> {
+      for (let at = 0; at < bytes.length; at += 100_000) {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        yield bytes.subarray(at, at + 100_000);
+      }
+    };
+    assert.deepEqual(await read(slowly()), whole);
+    assert.deepEqual(await read(randomSplits(bytes, 3)), whole);
+  });
   it('bytes after the gzip data with the cap in the output gunzip lost: the cap is reported, not damage', async () => {
     const entries = Array.from({ length: 3_000 }, (_, n) => `<url><loc>https://a.example/${n}</loc></url>`).join('');
     const gz = gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`);
