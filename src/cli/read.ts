@@ -104,7 +104,7 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
     ...(io.now === undefined ? {} : { now: io.now }),
   };
   // Schema validation needs the whole text, so the bytes are read once into memory (at most the size cap).
-  // Past the cap the parser stops reading anyway (R3): what it will not read is not held. The cap counts
+  // Past the cap the parser stops reading anyway (R3, or INPUT below 50 MB): what it will not read is not held. The cap counts
   // decompressed bytes, and gzip can be a little larger than what it holds (deflate's stored blocks add
   // 5 bytes in 65,535): a slack of a thousandth keeps the cut beyond anything the parser reads.
   const cap = flags.maxBytes ?? DEFAULT_MAX_BYTES;
