@@ -89,7 +89,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--retries <n>', 'retries after a network error, 429 or 5xx (default 2)', parseWholeNumber)
     .option('--depth <n>', 'index levels followed (default 5)', parseWholeNumber)
     .option('--max-bytes <n>', 'decompressed bytes read per file (default 104857600)', parseWholeNumber)
-    .option('--max-sitemaps <n>', 'files read at most (default 50000)', parseWholeNumber)
+    .option('--max-sitemaps <n>', 'sitemaps read at most; well-known paths probed count only when they find one (default 50000)', parseWholeNumber)
     .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
     .action(async (siteUrl: string, options: Parameters<typeof discoverCommand>[1]) => {
       exitCode = await discoverCommand(siteUrl, options, io);

@@ -95,7 +95,10 @@ export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
   maxDepth?: number;
   /** Decompressed bytes read per file; a larger file is reported (R3) and read no further. @default 104857600 */
   maxBytes?: number;
-  /** Files read at most, so a huge or hostile index set cannot run for ever. @default 50000 */
+  /**
+   * Sitemaps read at most, so a huge or hostile index set cannot run for ever. The well-known paths
+   * are probed while the limit leaves room, and count only when they find a sitemap. @default 50000
+   */
   maxSitemaps?: number;
   /** Findings kept per file (all are counted). @default 100 */
   maxDiagnostics?: number;
@@ -163,13 +166,20 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
     ...robots.sitemaps.map((url): [string, DiscoveredVia] => [url, 'robots']),
     ...(options.wellKnownPaths ?? WELL_KNOWN_PATHS).map((path): [string, DiscoveredVia] => [new URL(path, site).href, 'well-known']),
   ];
+  let unread = 0;
   for (const [url, via] of candidates) {
     const key = normalizeUrl(url);
-    if (seen.has(key) || budget <= 0) continue;
+    if (seen.has(key)) continue;
+    // A probe is made while the limit leaves room, and counted only if it finds a sitemap (below): a site's 404s do not use up the budget.
+    if (budget <= 0) {
+      if (via === 'robots') unread++;
+      continue;
+    }
+    if (via === 'robots') budget--;
     seen.add(key);
-    budget--;
     level.push({ url, key, via, ancestors: new Set() });
   }
+  if (unread > 0) robots.diagnostics.push({ rule: 'FETCH', level: 'warn', message: `${plural(unread, 'listed sitemap')} not read: the limit of ${plural(maxSitemaps, 'sitemap')} was reached`, url: robots.url });
   progress.files = level.length;
   tell?.();
 
@@ -188,6 +198,8 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
         }),
       ),
     );
+    // Probes that found a sitemap are counted before any index's children take what is left.
+    for (const { pending, node } of outcomes) if (node !== undefined && pending.via === 'well-known') budget--;
     const next: Pending[] = [];
     for (const { pending, node, children } of outcomes) {
       if (node === undefined) continue;
@@ -211,7 +223,7 @@ export async function discoverSitemaps(siteUrl: string | URL, options: DiscoverO
         } else if (seen.has(key)) {
           note(node, 'R25', 'warn', `${url} is listed more than once in this sitemap set; read once`, url);
         } else if (budget <= 0) {
-          note(node, 'FETCH', 'warn', `${plural(children.length - i, 'listed sitemap')} not read: the limit of ${plural(maxSitemaps, 'file')} was reached`);
+          note(node, 'FETCH', 'warn', `${plural(children.length - i, 'listed sitemap')} not read: the limit of ${plural(maxSitemaps, 'sitemap')} was reached`);
           break;
         } else {
           seen.add(key);

@@ -172,14 +172,25 @@ describe('discoverSitemaps limits', () => {
     assert.deepEqual(find(report, '/loop-a.xml').sitemaps, []);
   });
 
-  test('maxSitemaps: the budget stops reading, with a diagnostic on the index that was cut', async () => {
+  test('maxSitemaps: the budget stops reading, with a diagnostic where it cut; probes count only when they find a sitemap', async () => {
     const report = await discoverSitemaps(site.origin, { ...noSlowFiles, maxSitemaps: 3 });
     assert.deepEqual(shape(report.sitemaps, site.origin).map((row) => row[0]), ['/sitemap_index.xml', '/old-sitemap.xml', '/missing.xml']);
+    assert.deepEqual(
+      report.robots.diagnostics.filter((d) => d.rule === 'FETCH').map((d) => d.message),
+      ['3 listed sitemaps not read: the limit of 3 sitemaps was reached'],
+    );
     const index = find(report, '/sitemap_index.xml');
     assert.deepEqual([index.sitemaps, index.listed], [[], 6]);
     assert.deepEqual(rules(index), ['FETCH:warn']);
-    assert.match(index.diagnostics[0]?.message ?? '', /6 listed sitemaps not read: the limit of 3 files/);
+    assert.match(index.diagnostics[0]?.message ?? '', /6 listed sitemaps not read: the limit of 3 sitemaps/);
     await assert.rejects(discoverSitemaps(site.origin, { maxSitemaps: 0 }), { code: 'SM_BAD_OPTION' });
+
+    // Five probes find nothing new (404s, a soft 404, a redirect to a file read already): none is counted, and the one that finds /sitemap.txt is.
+    const withRoom = await discoverSitemaps(site.origin, { ...noSlowFiles, maxSitemaps: 7 });
+    assert.deepEqual(withRoom.sitemaps.map((n) => [n.url.replace(site.origin, ''), n.via]).slice(-1), [['/sitemap.txt', 'well-known']]);
+    assert.equal(withRoom.sitemaps.length, 7);
+    assert.deepEqual(rules(find(withRoom, '/sitemap_index.xml')).filter((rule) => rule === 'FETCH:warn'), ['FETCH:warn']);
+    assert.match(find(withRoom, '/sitemap_index.xml').diagnostics.find((d) => d.rule === 'FETCH')?.message ?? '', /6 listed sitemaps not read: the limit of 7 sitemaps/);
   });
 
   test('maxBytes: a file over the cap is read up to it and reported by the parser, not a transport failure', async () => {
