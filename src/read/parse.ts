@@ -38,8 +38,11 @@ const GUNZIP_CHUNK = 256 * 1024;
 const TEXT_CHUNK = 64 * 1024;
 /** Compressed input is cut in pieces of this size (see #gunzip). */
 const GUNZIP_INPUT_CHUNK = 64 * 1024;
-/** A compressed file up to this size is kept while it is inflated, so that the output lost when gunzip fails on it can be recovered. */
-const GUNZIP_RETAINED_BYTES = 1024 * 1024;
+/**
+ * A compressed file up to this size is kept while it is inflated, so that the output lost when gunzip
+ * fails on it can be recovered: a sitemap at the protocol's 50 MB gzips to a few MB.
+ */
+const GUNZIP_RETAINED_BYTES = 8 * 1024 * 1024;
 const ROBOTS_FIELDS = ['user-agent', 'disallow', 'allow', 'sitemap', 'crawl-delay', 'host', 'clean-param'];
 const ROBOTS_LINE = new RegExp(`^(?:${ROBOTS_FIELDS.join('|')})[ \\t]*:`, 'i');
 const HTTP_URL = /^https?:\/\/[^\s/?#]+/i;
