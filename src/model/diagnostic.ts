@@ -8,6 +8,8 @@ export interface Diagnostic {
   line?: number;
   column?: number;
   url?: string;
+  /** The record field the finding is about, as a path (`lastmod`, `images[2].loc`, `news.publication.name`). */
+  field?: string;
   /** The input file the line belongs to, when there is one. */
   file?: string;
 }

@@ -54,7 +54,8 @@ export interface NormalizedEntry {
   lastmodEpoch?: number;
 }
 
-type Report = (rule: string, level: DiagnosticLevel, message: string) => void;
+/** `field`: the record field the finding is about, as a path (`lastmod`, `images[2].loc`). */
+type Report = (rule: string, level: DiagnosticLevel, message: string, field?: string) => void;
 
 const RECORD_KEYS = new Set(['loc', 'lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates']);
 
@@ -63,9 +64,10 @@ export class RecordNormalizer {
   readonly #emit: (diagnostic: Diagnostic) => void;
   #line = 0;
   #url: string | undefined;
-  readonly #report: Report = (rule, level, message) => {
+  readonly #report: Report = (rule, level, message, field) => {
     const diagnostic: Diagnostic = { rule, level, message, line: this.#line };
     if (this.#url !== undefined) diagnostic.url = this.#url;
+    if (field !== undefined) diagnostic.field = field;
     this.#emit(diagnostic);
   };
 
@@ -85,7 +87,7 @@ export class RecordNormalizer {
       return undefined;
     }
     if (typeof input['loc'] !== 'string') {
-      report('R6', 'error', `record dropped: "loc" is ${input['loc'] === undefined ? 'missing' : `not a string (${describe(input['loc'])})`}`);
+      report('R6', 'error', `record dropped: "loc" is ${input['loc'] === undefined ? 'missing' : `not a string (${describe(input['loc'])})`}`, 'loc');
       return undefined;
     }
     const loc = this.#uri(input['loc'], 'loc', true);
@@ -94,7 +96,7 @@ export class RecordNormalizer {
     const record: SitemapRecord = { loc };
     if (this.#options.scope !== undefined) {
       const scope = checkScope(loc, this.#options.scope);
-      if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`);
+      if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`, 'loc');
     }
     for (const key in input) {
       if (!RECORD_KEYS.has(key)) report('INPUT', 'warn', `unknown field "${key}" ignored`);
@@ -112,19 +114,19 @@ export class RecordNormalizer {
     const changefreq = input['changefreq'];
     if (changefreq !== undefined && changefreq !== null && changefreq !== '') {
       if (typeof changefreq === 'string' && isChangefreq(changefreq)) record.changefreq = changefreq;
-      else report('R13', 'error', `changefreq dropped: ${quote(changefreq)} is not one of always, hourly, daily, weekly, monthly, yearly, never`);
+      else report('R13', 'error', `changefreq dropped: ${quote(changefreq)} is not one of always, hourly, daily, weekly, monthly, yearly, never`, 'changefreq');
     }
     const priority = input['priority'];
     if (priority !== undefined && priority !== null && priority !== '') {
       const value = typeof priority === 'number' || typeof priority === 'string' ? normalizePriority(priority) : undefined;
       if (value !== undefined) record.priority = value;
-      else report('R14', 'error', `priority dropped: ${quote(priority)} is not a decimal from 0.0 to 1.0`);
+      else report('R14', 'error', `priority dropped: ${quote(priority)} is not a decimal from 0.0 to 1.0`, 'priority');
     }
     const images = this.#list(input['images'], 'images', (image, n) => this.#image(image, n));
     if (images !== undefined) {
       if (images.length > MAX_IMAGES_PER_URL) {
         const over = images.length - MAX_IMAGES_PER_URL;
-        report('R34', 'error', `${over} ${over === 1 ? 'image' : 'images'} dropped: at most ${MAX_IMAGES_PER_URL} per URL`);
+        report('R34', 'error', `${over} ${over === 1 ? 'image' : 'images'} dropped: at most ${MAX_IMAGES_PER_URL} per URL`, `images[${MAX_IMAGES_PER_URL + 1}]`);
         images.length = MAX_IMAGES_PER_URL;
       }
       record.images = images;
@@ -147,26 +149,26 @@ export class RecordNormalizer {
     const result = toSitemapUri(value, isLoc ? this.#options.base : undefined);
     const what = isLoc ? 'record dropped' : `${field} dropped`;
     if (!result.ok) {
-      this.#report(result.rule, 'error', `${what}: ${field} ${result.reason}`);
+      this.#report(result.rule, 'error', `${what}: ${field} ${result.reason}`, field);
       return undefined;
     }
     if (result.resolved) {
-      this.#report('R8', 'warn', `${field} "${clip(value.trim())}" is relative; resolved to ${result.uri}`);
+      this.#report('R8', 'warn', `${field} "${clip(value.trim())}" is relative; resolved to ${result.uri}`, field);
     } else if (result.changed && /[\0-\x20"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})/.test(value.trim())) {
       // Non-ASCII is an IRI being written as a URI, as asked; raw ASCII that URIs forbid was an input fault.
-      this.#report('R10', 'warn', `${field} had characters URLs may not contain raw; written as ${result.uri}`);
+      this.#report('R10', 'warn', `${field} had characters URLs may not contain raw; written as ${result.uri}`, field);
     }
     return result.uri;
   }
 
   #datetime(value: unknown, field: string): { value: string; epoch: number } | undefined {
     if (typeof value !== 'string' && !(value instanceof Date)) {
-      this.#report('R11', 'error', `${field} dropped: ${quote(value)} is not a date`);
+      this.#report('R11', 'error', `${field} dropped: ${quote(value)} is not a date`, field);
       return undefined;
     }
     const result = normalizeDatetime(value);
     if (!result.ok) {
-      this.#report(result.rule, 'error', `${field} dropped: ${result.reason}`);
+      this.#report(result.rule, 'error', `${field} dropped: ${result.reason}`, field);
       return undefined;
     }
     return { value: result.value, epoch: result.epoch };
@@ -174,13 +176,13 @@ export class RecordNormalizer {
 
   #text(value: unknown, field: string, rule: string, maxLength?: number): string | undefined {
     if (typeof value !== 'string' || value.trim() === '') {
-      this.#report(rule, 'error', `${field} ${value === undefined ? 'is missing' : `must be a non-empty string, got ${quote(value)}`}`);
+      this.#report(rule, 'error', `${field} ${value === undefined ? 'is missing' : `must be a non-empty string, got ${quote(value)}`}`, field);
       return undefined;
     }
     const { text, changed } = toXmlText(value.trim());
-    if (changed) this.#report('R2', 'warn', `${field}: characters XML cannot carry were removed`);
+    if (changed) this.#report('R2', 'warn', `${field}: characters XML cannot carry were removed`, field);
     if (maxLength !== undefined && [...text].length > maxLength) {
-      this.#report(rule, 'error', `${field} is ${[...text].length} characters long; the limit is ${maxLength}`);
+      this.#report(rule, 'error', `${field} is ${[...text].length} characters long; the limit is ${maxLength}`, field);
       return undefined;
     }
     return text;
@@ -189,7 +191,7 @@ export class RecordNormalizer {
   #list<T>(value: unknown, field: string, each: (item: unknown, n: number) => T | undefined): T[] | undefined {
     if (value === undefined || value === null) return undefined;
     if (!Array.isArray(value)) {
-      this.#report('INPUT', 'error', `${field} dropped: expected a list, got ${describe(value)}`);
+      this.#report('INPUT', 'error', `${field} dropped: expected a list, got ${describe(value)}`, field);
       return undefined;
     }
     const out: T[] = [];
@@ -203,7 +205,7 @@ export class RecordNormalizer {
   #image(input: unknown, n: number): NormalizedImage | undefined {
     const field = `images[${n}]`;
     if (!isObject(input) || typeof input['loc'] !== 'string') {
-      this.#report('R34', 'error', `${field} dropped: an image needs a "loc" URL`);
+      this.#report('R34', 'error', `${field} dropped: an image needs a "loc" URL`, field);
       return undefined;
     }
     const loc = this.#uri(input['loc'], `${field}.loc`, false);
@@ -211,12 +213,12 @@ export class RecordNormalizer {
     const image: NormalizedImage = { loc };
     for (const key of ['caption', 'geo_location', 'title'] as const) {
       if (input[key] === undefined) continue;
-      this.#report('R34', 'warn', `${field}.${key} is deprecated and ignored by Google since 2022`);
+      this.#report('R34', 'warn', `${field}.${key} is deprecated and ignored by Google since 2022`, `${field}.${key}`);
       const text = this.#text(input[key], `${field}.${key}`, 'R34');
       if (text !== undefined) image[key] = text;
     }
     if (typeof input['license'] === 'string') {
-      this.#report('R34', 'warn', `${field}.license is deprecated and ignored by Google since 2022`);
+      this.#report('R34', 'warn', `${field}.license is deprecated and ignored by Google since 2022`, `${field}.license`);
       const license = this.#uri(input['license'], `${field}.license`, false);
       if (license !== undefined) image.license = license;
     }
@@ -226,7 +228,7 @@ export class RecordNormalizer {
   #video(input: unknown, n: number, pageLoc: string): NormalizedVideo | undefined {
     const field = `videos[${n}]`;
     if (!isObject(input)) {
-      this.#report('R35', 'error', `${field} dropped: expected an object, got ${describe(input)}`);
+      this.#report('R35', 'error', `${field} dropped: expected an object, got ${describe(input)}`, field);
       return undefined;
     }
     const report = this.#report;
@@ -242,24 +244,24 @@ export class RecordNormalizer {
         description === undefined && 'a valid description',
         content === undefined && player === undefined && 'a valid content_loc or player_loc',
       ].filter(Boolean);
-      report('R35', 'error', `${field} dropped: a video needs ${missing.join(', ')}`);
+      report('R35', 'error', `${field} dropped: a video needs ${missing.join(', ')}`, field);
       return undefined;
     }
     const video: NormalizedVideo = { thumbnail_loc: thumbnail, title, description };
     if (content !== undefined) video.content_loc = content;
     if (player !== undefined) video.player_loc = player;
-    if (content === pageLoc || player === pageLoc) report('R36', 'warn', `${field}: content_loc/player_loc should not be the page URL itself`);
+    if (content === pageLoc || player === pageLoc) report('R36', 'warn', `${field}: content_loc/player_loc should not be the page URL itself`, content === pageLoc ? `${field}.content_loc` : `${field}.player_loc`);
 
     const value = <K extends keyof NormalizedVideo>(key: K, parse: (v: unknown) => NormalizedVideo[K] | undefined, expected: string): void => {
       const raw = input[key];
       if (raw === undefined || raw === null) return;
       const parsed = parse(raw);
-      if (parsed === undefined) report('R36', 'error', `${field}.${key} dropped: ${quote(raw)} is not ${expected}`);
+      if (parsed === undefined) report('R36', 'error', `${field}.${key} dropped: ${quote(raw)} is not ${expected}`, `${field}.${key}`);
       else video[key] = parsed;
     };
     const numeric = (v: unknown): v is number | string => typeof v === 'number' || typeof v === 'string';
     value('duration', (v) => (numeric(v) ? normalizeInteger(v, MAX_VIDEO_DURATION_SECONDS) : undefined), `whole seconds from 1 to ${MAX_VIDEO_DURATION_SECONDS}`);
-    if (video.duration === '0') report('R36', 'warn', `${field}.duration is 0; Google requires at least 1 second`);
+    if (video.duration === '0') report('R36', 'warn', `${field}.duration is 0; Google requires at least 1 second`, `${field}.duration`);
     value('rating', (v) => (numeric(v) ? normalizeDecimalInRange(v, 0, 5) : undefined), 'a decimal from 0.0 to 5.0');
     value('view_count', (v) => (numeric(v) ? normalizeInteger(v) : undefined), 'a non-negative integer');
     for (const key of ['expiration_date', 'publication_date'] as const) {
@@ -270,7 +272,7 @@ export class RecordNormalizer {
     if (input['tags'] !== undefined) {
       const tags = Array.isArray(input['tags']) ? input['tags'].filter((t): t is string => typeof t === 'string' && t.trim() !== '').map((t) => toXmlText(t.trim()).text) : [];
       const over = tags.length - MAX_VIDEO_TAGS;
-      if (over > 0) report('R36', 'error', `${field}.tags: ${over} ${over === 1 ? 'tag' : 'tags'} dropped, at most ${MAX_VIDEO_TAGS} per video`);
+      if (over > 0) report('R36', 'error', `${field}.tags: ${over} ${over === 1 ? 'tag' : 'tags'} dropped, at most ${MAX_VIDEO_TAGS} per video`, `${field}.tags`);
       if (tags.length > 0) video.tags = tags.slice(0, MAX_VIDEO_TAGS);
     }
     for (const key of ['family_friendly', 'requires_subscription', 'live'] as const) {
@@ -300,7 +302,7 @@ export class RecordNormalizer {
       const uploader = input['uploader'];
       const name = isObject(uploader) ? this.#text(uploader['name'], `${field}.uploader.name`, 'R36', MAX_VIDEO_UPLOADER_LENGTH) : undefined;
       if (name === undefined) {
-        if (!isObject(uploader)) report('R36', 'error', `${field}.uploader dropped: expected { name, info? }`);
+        if (!isObject(uploader)) report('R36', 'error', `${field}.uploader dropped: expected { name, info? }`, `${field}.uploader`);
       } else {
         video.uploader = { name };
         const info = isObject(uploader) && typeof uploader['info'] === 'string' ? this.#uri(uploader['info'], `${field}.uploader.info`, false) : undefined;
@@ -308,17 +310,17 @@ export class RecordNormalizer {
       }
     }
     if (input['category'] !== undefined) {
-      report('R36', 'warn', `${field}.category is deprecated and ignored by Google since 2022`);
+      report('R36', 'warn', `${field}.category is deprecated and ignored by Google since 2022`, `${field}.category`);
       const category = this.#text(input['category'], `${field}.category`, 'R36', MAX_VIDEO_CATEGORY_LENGTH);
       if (category !== undefined) video.category = category;
     }
     if (typeof input['gallery_loc'] === 'string') {
-      report('R36', 'warn', `${field}.gallery_loc is deprecated and ignored by Google since 2022`);
+      report('R36', 'warn', `${field}.gallery_loc is deprecated and ignored by Google since 2022`, `${field}.gallery_loc`);
       const gallery = this.#uri(input['gallery_loc'], `${field}.gallery_loc`, false);
       if (gallery !== undefined) video.gallery_loc = gallery;
     }
     if (input['prices'] !== undefined) {
-      report('R36', 'warn', `${field}.prices is deprecated and ignored by Google since 2022`);
+      report('R36', 'warn', `${field}.prices is deprecated and ignored by Google since 2022`, `${field}.prices`);
       const prices = this.#list(input['prices'], `${field}.prices`, (price, k) => this.#price(price, `${field}.prices[${k}]`));
       if (prices !== undefined) video.prices = prices;
     }
@@ -329,7 +331,7 @@ export class RecordNormalizer {
     const amount = isObject(input) && (typeof input['value'] === 'number' || typeof input['value'] === 'string') ? normalizeDecimalInRange(input['value'], 0, Number.MAX_SAFE_INTEGER) : undefined;
     const currency = isObject(input) ? input['currency'] : undefined;
     if (!isObject(input) || amount === undefined || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) {
-      this.#report('R36', 'error', `${field} dropped: a price needs a non-negative value and an ISO 4217 currency such as "EUR"`);
+      this.#report('R36', 'error', `${field} dropped: a price needs a non-negative value and an ISO 4217 currency such as "EUR"`, field);
       return undefined;
     }
     const price: NonNullable<NormalizedVideo['prices']>[number] = { value: amount, currency };
@@ -342,30 +344,30 @@ export class RecordNormalizer {
     const report = this.#report;
     const publication = isObject(input) ? input['publication'] : undefined;
     if (!isObject(input) || !isObject(publication)) {
-      report('R37', 'error', 'news dropped: expected { publication: { name, language }, publication_date, title }');
+      report('R37', 'error', 'news dropped: expected { publication: { name, language }, publication_date, title }', 'news');
       return undefined;
     }
     const name = this.#text(publication['name'], 'news.publication.name', 'R37');
     const language = typeof publication['language'] === 'string' ? publication['language'].trim() : undefined;
-    if (language !== undefined && !isNewsLanguage(language)) report('R37', 'error', `news.publication.language "${clip(language)}" is not a lower-case ISO 639 code (or zh-cn, zh-tw)`);
-    else if (language === undefined) report('R37', 'error', 'news.publication.language is missing');
+    if (language !== undefined && !isNewsLanguage(language)) report('R37', 'error', `news.publication.language "${clip(language)}" is not a lower-case ISO 639 code (or zh-cn, zh-tw)`, 'news.publication.language');
+    else if (language === undefined) report('R37', 'error', 'news.publication.language is missing', 'news.publication');
     const title = this.#text(input['title'], 'news.title', 'R37');
     const date = input['publication_date'] === undefined ? undefined : this.#datetime(input['publication_date'], 'news.publication_date');
-    if (input['publication_date'] === undefined) report('R37', 'error', 'news.publication_date is missing');
+    if (input['publication_date'] === undefined) report('R37', 'error', 'news.publication_date is missing', 'news');
     if (name === undefined || language === undefined || !isNewsLanguage(language) || title === undefined || date === undefined) {
-      report('R37', 'error', 'news dropped: it needs a publication name and language, a publication_date and a title');
+      report('R37', 'error', 'news dropped: it needs a publication name and language, a publication_date and a title', 'news');
       return undefined;
     }
     if (this.#options.now - date.epoch > NEWS_MAX_AGE_MS) {
-      report('R37', 'warn', `news.publication_date ${date.value} is more than two days old; news sitemaps are for recent articles`);
+      report('R37', 'warn', `news.publication_date ${date.value} is more than two days old; news sitemaps are for recent articles`, 'news.publication_date');
     }
     const news: NormalizedNews = { publication: { name, language }, publication_date: date.value, title };
     const deprecated = (key: 'access' | 'genres' | 'keywords' | 'stock_tickers', valid: (v: string) => boolean, expected: string): void => {
       const raw = input[key];
       if (raw === undefined || raw === null) return;
-      report('R37', 'warn', `news.${key} is deprecated and ignored by Google since 2022`);
+      report('R37', 'warn', `news.${key} is deprecated and ignored by Google since 2022`, `news.${key}`);
       if (typeof raw === 'string' && valid(raw.trim())) news[key] = toXmlText(raw.trim()).text;
-      else report('R37', 'error', `news.${key} dropped: ${quote(raw)} is not ${expected}`);
+      else report('R37', 'error', `news.${key} dropped: ${quote(raw)} is not ${expected}`, `news.${key}`);
     };
     deprecated('access', (v) => v === 'Subscription' || v === 'Registration', 'Subscription or Registration');
     deprecated('genres', isNewsGenres, 'a comma-separated list of PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated');
@@ -377,12 +379,12 @@ export class RecordNormalizer {
   #alternate(input: unknown, n: number): AlternateRecord | undefined {
     const field = `alternates[${n}]`;
     if (!isObject(input) || typeof input['hreflang'] !== 'string' || typeof input['href'] !== 'string') {
-      this.#report('R38', 'error', `${field} dropped: an alternate needs "hreflang" and "href"`);
+      this.#report('R38', 'error', `${field} dropped: an alternate needs "hreflang" and "href"`, field);
       return undefined;
     }
     const hreflang = input['hreflang'].trim();
     if (!isHreflang(hreflang)) {
-      this.#report('R38', 'error', `${field} dropped: hreflang "${clip(hreflang)}" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default`);
+      this.#report('R38', 'error', `${field} dropped: hreflang "${clip(hreflang)}" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default`, `${field}.hreflang`);
       return undefined;
     }
     const href = this.#uri(input['href'], `${field}.href`, false);

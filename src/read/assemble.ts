@@ -9,6 +9,7 @@ import { NS } from '../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
 import { hasScheme } from '../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../rules/datetime.ts';
+import { FieldPaths } from './locate.ts';
 import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
 
@@ -64,12 +65,25 @@ const VIDEO_FIELDS = new Set([
 ]);
 const NEWS_FIELDS = new Set(['access', 'genres', 'publication_date', 'title', 'keywords', 'stock_tickers']);
 
+/**
+ * Where an entry starts, and where its fields do, to place findings about them: for an entry read
+ * tag by tag, where each field path's first element starts; for one taken whole, its text from its
+ * start on (located only when a finding asks, locate.ts).
+ */
+export interface EntryPlace {
+  start: XmlPosition;
+  fields?: ReadonlyMap<string, XmlPosition>;
+  source?: string;
+}
+
 export interface AssemblerOptions {
   base: URL | undefined;
   report: (diagnostic: Diagnostic) => void;
   position: () => XmlPosition;
-  /** Each entry, with where it starts when `trackPositions` is on. */
-  emit: (entry: ParsedEntry, start: XmlPosition | undefined) => void;
+  /** The text held from the token being handled on, if the tokenizer holds it. */
+  source: () => string | undefined;
+  /** Each entry, with its place when `trackPositions` is on. */
+  emit: (entry: ParsedEntry, place: EntryPlace | undefined) => void;
   trackPositions: boolean;
   /** Called once the root tells what the file is. */
   onKind: (kind: SitemapKind) => void;
@@ -100,6 +114,9 @@ export class SitemapAssembler implements XmlEvents {
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
   #entryStart: XmlPosition | undefined;
+  /** With trackPositions, inside an entry read tag by tag: the field path of each open element, and where each path first starts. */
+  #paths: FieldPaths | undefined;
+  #fields = new Map<string, XmlPosition>();
   #entries = 0;
   #malformed = 0;
   #quiet = false;
@@ -161,6 +178,7 @@ export class SitemapAssembler implements XmlEvents {
   open(ns: string, local: string, attributes: readonly XmlAttribute[]): void {
     const parent = this.#stack[this.#stack.length - 1];
     this.#stack.push(parent === undefined ? (this.#rootSeen ? this.#afterRoot(local) : this.#root(ns, local)) : this.#child(parent, ns, local, attributes));
+    if (this.#paths !== undefined) this.#enterField(local);
   }
 
   /**
@@ -186,6 +204,15 @@ export class SitemapAssembler implements XmlEvents {
    * findings and their positions are those of `open`, `text` and `close`.
    */
   leaf(ns: string, local: string, text: string): boolean {
+    if (!this.#takeLeaf(ns, local, text)) return false;
+    if (this.#paths !== undefined) {
+      this.#enterField(local);
+      this.#paths.close();
+    }
+    return true;
+  }
+
+  #takeLeaf(ns: string, local: string, text: string): boolean {
     const parent = this.#stack[this.#stack.length - 1];
     if (parent === Role.Url || parent === Role.Sitemap) {
       if (ns !== this.#coreNs && ns !== NS.sitemap) return false;
@@ -251,7 +278,7 @@ export class SitemapAssembler implements XmlEvents {
     const entry = index ? this.#indexEntry(reading.plan, content.texts, content.raws) : this.#urlEntry(reading, content.texts, content.raws);
     if (entry === undefined) return false;
     this.#entries++;
-    this.#options.emit(entry, this.#options.trackPositions ? this.#options.position() : undefined);
+    this.#options.emit(entry, this.#options.trackPositions ? wholeEntryPlace(this.#options.position(), this.#options.source()) : undefined);
     return true;
   }
 
@@ -451,6 +478,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   close(): void {
+    this.#paths?.close();
     switch (this.#stack.pop()) {
       case Role.Field:
         this.#capture = false;
@@ -658,7 +686,11 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #startEntry(): Role {
-    if (this.#options.trackPositions) this.#entryStart = this.#options.position();
+    if (this.#options.trackPositions) {
+      this.#entryStart = this.#options.position();
+      this.#paths = new FieldPaths(this.#kind);
+      this.#fields = new Map();
+    }
     this.#seenInUrl = 0;
     this.#extensionSeenInUrl = false;
     if (this.#kind === 'sitemapindex') {
@@ -798,7 +830,8 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#entries++;
-    this.#options.emit(record, this.#entryStart);
+    this.#options.emit(record, this.#entryPlace());
+    this.#paths = undefined;
   }
 
   #finishEntry(): void {
@@ -810,8 +843,23 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#entries++;
-    this.#options.emit(entry, this.#entryStart);
+    this.#options.emit(entry, this.#entryPlace());
+    this.#paths = undefined;
   }
+
+  #entryPlace(): EntryPlace | undefined {
+    return this.#entryStart === undefined ? undefined : { start: this.#entryStart, fields: this.#fields };
+  }
+
+  /** With trackPositions, an element opening inside an entry read tag by tag: where its field path first starts is noted. */
+  #enterField(local: string): void {
+    const path = (this.#paths as FieldPaths).open(local);
+    if (path !== undefined && !this.#fields.has(path)) this.#fields.set(path, this.#options.position());
+  }
+}
+
+function wholeEntryPlace(start: XmlPosition, source: string | undefined): EntryPlace {
+  return source === undefined ? { start } : { start, source };
 }
 
 /** The index of a core `<url>` child in CORE_URL_CHILDREN (schema order), or -1. */

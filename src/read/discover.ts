@@ -10,7 +10,7 @@ import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
 import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from './fetch.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
-import { LISTS_SITEMAPS, type ParsedRecord, type SitemapKind } from './types.ts';
+import { LISTS_SITEMAPS, type ParsedEntry, type ParsedRecord, type SitemapKind } from './types.ts';
 import { FirstInFileOrder, SitemapChecks } from './validate.ts';
 
 /**
@@ -327,21 +327,20 @@ async function parseInto(
   });
   let extraChildren = 0;
   // Every file read is checked as validate checks it, but for scope: a sitemap robots.txt lists may cover its whole host (R18).
-  let at: { loc: string; line: number; column: number } | undefined;
+  let entry: ParsedEntry | undefined;
   const checks = new SitemapChecks({ base: undefined, scope: false, now: (options.now ?? Date.now)() }, (diagnostic) => {
     // Repeats and the count of an index's children are discovery's own notes, made across the whole set (below).
     if (LISTS_SITEMAPS.has(parsed.kind) && (diagnostic.rule === 'R25' || diagnostic.rule === 'R20')) return;
-    if (at !== undefined) {
-      diagnostic.url ??= at.loc;
-      if (at.line > 0) Object.assign(diagnostic, { line: at.line, column: at.column });
+    if (entry !== undefined) {
+      diagnostic.url ??= entry.loc;
+      const position = parsed.positionOf(entry, diagnostic.field);
+      if (position !== undefined) Object.assign(diagnostic, position);
     }
     parsed.report(diagnostic);
   });
   try {
-    for await (const entry of parsed) {
-      const position = parsed.positionOf(entry);
-      at = { loc: entry.loc, line: position?.line ?? 0, column: position?.column ?? 0 };
-      checks.entry(entry, parsed.kind, at.line);
+    for await (entry of parsed) {
+      checks.entry(entry, parsed.kind, parsed.positionOf(entry)?.line ?? 0);
       if (LISTS_SITEMAPS.has(parsed.kind)) {
         if (children.length < MAX_SITEMAPS_PER_INDEX) children.push(entry.loc);
         else extraChildren++;
@@ -351,7 +350,7 @@ async function parseInto(
         await options.onUrl?.(entry as ParsedRecord, node);
       }
     }
-    at = undefined;
+    entry = undefined;
     checks.end(parsed.kind, parsed.entries);
   } catch (error) {
     if (!isSitemapError(error)) throw error;

@@ -10,9 +10,10 @@ import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
-import { SitemapAssembler } from './assemble.ts';
+import { type EntryPlace, SitemapAssembler } from './assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { type GzipEnd, gunzipMembers } from './gzip.ts';
+import { fieldHolder, fieldOffset, positionIn } from './locate.ts';
 import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
@@ -75,7 +76,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly #source: ByteSource;
   readonly #options: ParseOptions;
   readonly #base: URL | undefined;
-  readonly #positions = new WeakMap<ParsedEntry, XmlPosition>();
+  readonly #places = new WeakMap<ParsedEntry, EntryPlace>();
   #started = false;
 
   constructor(source: ByteSource, options: ParseOptions = {}) {
@@ -86,9 +87,20 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.#base = options.base === undefined ? undefined : new URL(options.base);
   }
 
-  /** Line and column where an entry starts (with `trackPositions`; text and robots entries have none). */
-  positionOf(entry: ParsedEntry): XmlPosition | undefined {
-    return this.#positions.get(entry);
+  /**
+   * Line and column where an entry starts, or with `field` (a path such as `images[2].loc`, as
+   * `Diagnostic.field` gives it) where the element that field was read from starts, or the nearest
+   * one holding it. Needs `trackPositions`; text and robots entries have none.
+   */
+  positionOf(entry: ParsedEntry, field?: string): XmlPosition | undefined {
+    const place = this.#places.get(entry);
+    if (place === undefined || field === undefined) return place?.start;
+    for (let path: string | undefined = field; place.fields !== undefined && path !== undefined; path = fieldHolder(path)) {
+      const start = place.fields.get(path);
+      if (start !== undefined) return start;
+    }
+    const at = place.source === undefined ? undefined : fieldOffset(place.source, field, this.kind);
+    return at === undefined ? place.start : positionIn(place.source as string, at, place.start);
   }
 
   /** Errors (level `error`) so far. */
@@ -215,9 +227,10 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       base: this.#base,
       report: this.report,
       position,
-      emit: (entry, start) => {
+      source: (): string | undefined => tokenizer.heldFromToken(),
+      emit: (entry, place) => {
         queue.push(entry);
-        if (start !== undefined) this.#positions.set(entry, start);
+        if (place !== undefined) this.#places.set(entry, place);
       },
       trackPositions: this.#options.trackPositions === true,
       onKind: (kind) => {

@@ -655,6 +655,11 @@ export class XmlTokenizer {
     return this.#positionAt(this.#bufferOffset + this.#pos);
   }
 
+  /** The text held from the token being handled on (an entry taken whole is all there); none once saxes reads. */
+  heldFromToken(): string | undefined {
+    return this.#saxes === undefined ? this.#buffer.slice(this.#pos) : undefined;
+  }
+
   /** Line and column (1-based) where the next character written will be. */
   writtenTo(): XmlPosition {
     this.#readKept();

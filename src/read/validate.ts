@@ -54,26 +54,19 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
     },
   });
   const base = options.base === undefined ? undefined : new URL(options.base);
-  let line = 0;
-  let column = 0;
-  let url: string | undefined;
+  let entry: ParsedEntry | undefined;
   const checks = new SitemapChecks({ base, scope: true, now: (options.now ?? Date.now)() }, (diagnostic) => {
-    if (line > 0) {
-      diagnostic.line = line;
-      diagnostic.column = column;
+    const position = entry === undefined ? undefined : parsed.positionOf(entry, diagnostic.field);
+    if (position !== undefined) {
+      diagnostic.line = position.line;
+      diagnostic.column = position.column;
     }
-    if (url !== undefined && diagnostic.url === undefined) diagnostic.url = url;
+    if (entry !== undefined && diagnostic.url === undefined) diagnostic.url = entry.loc;
     parsed.report(diagnostic);
   });
   try {
     for await (const batch of parsed.batches()) {
-      for (const entry of batch) {
-        const position = parsed.positionOf(entry);
-        line = position?.line ?? 0;
-        column = position?.column ?? 0;
-        url = entry.loc;
-        checks.entry(entry, parsed.kind, line);
-      }
+      for (entry of batch) checks.entry(entry, parsed.kind, parsed.positionOf(entry)?.line ?? 0);
     }
   } catch (error) {
     // Failed before any byte came: nothing to tell about the file.
@@ -83,8 +76,7 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
     return { valid: false, ...result, error };
   }
   // What follows is about the whole file: no position.
-  url = undefined;
-  line = 0;
+  entry = undefined;
   checks.end(parsed.kind, parsed.entries);
   const counts = parsed.counts;
   const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
@@ -149,7 +141,7 @@ export class SitemapChecks {
   entry(entry: ParsedEntry, kind: SitemapKind, line: number): void {
     const report = this.#report;
     this.#loc = entry.loc;
-    if (this.#seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again' });
+    if (this.#seen.has(entry.loc)) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again', field: 'loc' });
     else this.#seen.add(entry.loc);
     if (kind === 'robots') {
       checkRobotsEntry(entry.loc, this.#base, report);
@@ -216,25 +208,25 @@ export class FirstInFileOrder {
 /** What the normalizer would quietly fix when writing is a finding when reading: raw characters (R10), exact length (R9). */
 function checkLoc(loc: string, report: (diagnostic: Diagnostic) => void): void {
   if (FORBIDDEN_IN_URI.test(loc)) {
-    report({ rule: 'R10', level: 'error', message: 'the URL holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, `, controls) or a malformed % escape' });
+    report({ rule: 'R10', level: 'error', message: 'the URL holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, `, controls) or a malformed % escape', field: 'loc' });
   } else if (NON_ASCII.test(loc)) {
-    report({ rule: 'R10', level: 'warn', message: 'the URL holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)' });
+    report({ rule: 'R10', level: 'warn', message: 'the URL holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)', field: 'loc' });
   }
-  if (loc.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${loc.length} characters; the protocol asks for fewer than 2,048` });
+  if (loc.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${loc.length} characters; the protocol asks for fewer than 2,048`, field: 'loc' });
 }
 
 /** An element with no value: the writer's input may leave a field empty to mean absent, a file may not (the schema rejects it). */
 function checkEmptyFields(record: ParsedRecord, report: (diagnostic: Diagnostic) => void): void {
-  if (record.lastmod === '') report({ rule: 'R11', level: 'error', message: '<lastmod> is empty; leave the element out when the date is not known' });
-  if (record.changefreq === '') report({ rule: 'R13', level: 'error', message: '<changefreq> is empty' });
-  if (record.priority === '') report({ rule: 'R14', level: 'error', message: '<priority> is empty' });
+  if (record.lastmod === '') report({ rule: 'R11', level: 'error', message: '<lastmod> is empty; leave the element out when the date is not known', field: 'lastmod' });
+  if (record.changefreq === '') report({ rule: 'R13', level: 'error', message: '<changefreq> is empty', field: 'changefreq' });
+  if (record.priority === '') report({ rule: 'R14', level: 'error', message: '<priority> is empty', field: 'priority' });
 }
 
 /** The normalizer completes `hh:mm` with `:00` when writing; in a file it is a form the schema rejects (R12). */
 function checkLastmodForm(lastmod: unknown, report: (diagnostic: Diagnostic) => void): void {
   if (typeof lastmod !== 'string') return;
   if (parseW3cDatetime(lastmod)?.form === 'minutes') {
-    report({ rule: 'R12', level: 'warn', message: `lastmod "${lastmod}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it` });
+    report({ rule: 'R12', level: 'warn', message: `lastmod "${lastmod}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it`, field: 'lastmod' });
   }
 }
 
@@ -252,15 +244,15 @@ function checkRobotsEntry(loc: string, base: URL | undefined, report: (diagnosti
 
 function checkIndexEntry(entry: SitemapIndexEntry, scope: Scope | undefined, report: (diagnostic: Diagnostic) => void): void {
   const uri = toSitemapUri(entry.loc);
-  if (!uri.ok) report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}` });
+  if (!uri.ok) report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}`, field: 'loc' });
   else checkLoc(entry.loc, report);
   if (uri.ok && scope !== undefined) {
     const inScope = checkScope(uri.uri, { prefix: `${scope.origin}/`, origin: scope.origin });
-    if (!inScope.ok) report({ rule: 'R21', level: 'error', message: `sitemap ${inScope.reason}` });
+    if (!inScope.ok) report({ rule: 'R21', level: 'error', message: `sitemap ${inScope.reason}`, field: 'loc' });
   }
   if (entry.lastmod !== undefined) {
     const date = normalizeDatetime(entry.lastmod);
-    if (!date.ok) report({ rule: date.rule, level: date.rule === 'R11' ? 'error' : 'warn', message: `lastmod ${date.reason}` });
+    if (!date.ok) report({ rule: date.rule, level: date.rule === 'R11' ? 'error' : 'warn', message: `lastmod ${date.reason}`, field: 'lastmod' });
     else checkLastmodForm(entry.lastmod, report);
   }
 }

@@ -671,7 +671,8 @@ describe('line ends', () => {
   };
   const expected = {
     seen: ['1?a=1&b=2 4:3', '2?a=1&b=2 10:3', '3?a=1&b=2 16:3', '1?a=1&b=2 22:3', '4?a=1&b=2 28:3', '5 34:3'].map((s) => `https://a.example/${s}`),
-    diagnostics: ['R38 4:3', 'R38 10:3', 'R38 16:3', 'R25 22:3', 'R38 22:3', 'R38 28:3', 'R11 34:3', 'R8 37:5'],
+    // Findings about a field are placed at its element: the repeated <loc>, the bad <lastmod>.
+    diagnostics: ['R38 4:3', 'R38 10:3', 'R38 16:3', 'R38 22:3', 'R25 23:5', 'R38 28:3', 'R8 37:5', 'R11 38:5'],
   };
   for (const [name, lineEnd] of [['LF', '\n'], ['CRLF', '\r\n'], ['lone CR', '\r']] as const) {
     it(`${name}: the same entries, positions and findings, whole, byte by byte and cut anywhere`, async () => {
@@ -750,7 +751,8 @@ describe('regressions', () => {
       assert.deepEqual(positions, ['2:1', '3:1', '4:1', '5:1', '6:1', '7:1']);
     }
     const validated = await validateSitemap(bytes);
-    assert.deepEqual(validated.diagnostics.filter((d) => d.rule === 'R25').map((d) => `${d.line}:${d.column}`), ['6:1']);
+    // The repeat is placed at its <loc>.
+    assert.deepEqual(validated.diagnostics.filter((d) => d.rule === 'R25').map((d) => `${d.line}:${d.column}`), ['6:6']);
   });
   it('a cut anywhere gives the same entries, positions and findings, even where the next `>` ends no token', async () => {
     // The sniffing reads the first KiB whole: the padding puts the cuts after it.
@@ -774,7 +776,7 @@ describe('regressions', () => {
     const whole = await read([bytes]);
     for (let cut = 1200; cut < bytes.length; cut++) assert.deepEqual(await read([bytes.subarray(0, cut), bytes.subarray(cut)]), whole, `cut at ${cut}`);
     const validated = await validateSitemap(bytes);
-    assert.deepEqual(validated.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), ['R38 5:1', 'R11 6:1', 'R25 7:1', 'R14 8:1', 'R8 8:31']);
+    assert.deepEqual(validated.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), ['R38 5:1', 'R11 6:36', 'R25 7:6', 'R8 8:31', 'R14 8:37']);
   });
   it('a bare & in an attribute is one finding, wherever a chunk cut falls in its tag', async () => {
     const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"><!--${'x'.repeat(1100)}-->\n<url><loc>https://a.example/</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/?a=1&b=2"/></url></urlset>\n`;

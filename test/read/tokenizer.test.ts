@@ -20,6 +20,7 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
     base: undefined,
     report: (diagnostic) => assert.fail(`unexpected finding: ${diagnostic.rule} ${diagnostic.message}`),
     position: () => tokenizer.position(),
+    source: () => undefined,
     emit: (entry) => entries.push(entry),
     trackPositions: false,
     onKind: () => undefined,

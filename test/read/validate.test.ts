@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapError, validateSitemap } from '../../src/index.ts';
-import { parseEveryWay, readFixture } from '../helpers/parse.ts';
+import { byteByByte, parseEveryWay, randomSplits, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 const urlset = (body: string): Uint8Array => new TextEncoder().encode(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${NS}>\n${body}\n</urlset>\n`);
@@ -93,12 +93,12 @@ describe('validateSitemap', () => {
     const result = await validateSitemap(index, { base: 'https://a.example/sitemap.xml' });
     assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R11', 'R21']);
   });
-  it('more than 50,000 URLs is R15, about the whole file: no position, listed first', async () => {
+  it('more than 50,000 URLs is R15, about the whole file: no position, listed first; the repeat at its <loc>', async () => {
     const body = Array.from({ length: 50_001 }, (_, i) => `<url><loc>https://a.example/${i}</loc></url>`).join('');
     const result = await validateSitemap(urlset(`${body}<url><loc>https://a.example/7</loc></url>`));
     assert.deepEqual(
       result.diagnostics.map((d) => [d.rule, d.line, d.column]),
-      [['R15', undefined, undefined], ['R25', 3, 2_238_936]],
+      [['R15', undefined, undefined], ['R25', 3, 2_238_936 + '<url>'.length]],
     );
   });
   it('a text sitemap over 50,000 URLs is R30, about the whole file', async () => {
@@ -121,12 +121,29 @@ describe('validateSitemap', () => {
     let text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n`;
     for (let i = 1; i <= 4; i++) text += `<url><loc>https://a.example/${i}?a&b</loc><lastmod>2024-01-01T10:00Z</lastmod></url>\n`;
     const bytes = new TextEncoder().encode(`${text}</urlset>\n`);
-    const expected = ['R12 3:1', 'R2 3:11', 'R12 4:1'];
+    // A value's finding is placed at its element (the lastmod at column 40), not at its <url>.
+    const expected = ['R2 3:11', 'R12 3:40', 'R2 4:11'];
     for (let cut = 1150; cut < bytes.length; cut += 7) {
       const result = await validateSitemap([bytes.subarray(0, cut), bytes.subarray(cut)], { maxDiagnostics: 3 });
       assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), expected, `cut at ${cut}`);
       assert.deepEqual(result.counts, { 'R2:error': 4, 'R12:warn': 4 });
     }
+  });
+  it('a finding about a field is placed at its element, whether the entry was taken whole or tag by tag, however the input was cut', async () => {
+    const ns = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"';
+    const entry = (n: number, inside = ''): string =>
+      [`  <url>${inside}`, `    <loc>https://a.example/${n}</loc>`, '    <lastmod>2024-13-01</lastmod>', '    <image:image>', `      <image:loc>ftp://a.example/${n}.jpg</image:loc>`, '    </image:image>', '  </url>'].join('\n');
+    // Three of one shape (learnt, then taken whole), then one with a comment in it (read tag by tag); padding puts the cuts past the sniffed first KiB.
+    const text = `<urlset ${NS} ${ns}>\n<!--${'x'.repeat(1100)}-->\n${[1, 2, 3].map((n) => entry(n)).join('\n')}\n${entry(4, '<!-- edited -->')}\n</urlset>\n`;
+    const bytes = new TextEncoder().encode(text);
+    const places = async (chunks: Iterable<Uint8Array>): Promise<string[]> => (await validateSitemap(chunks)).diagnostics.map((d) => `${d.rule} ${d.field} ${d.line}:${d.column}`);
+    const expected = [1, 2, 3, 4].flatMap((n) => {
+      const url = 3 + 7 * (n - 1);
+      return [`R11 lastmod ${url + 2}:5`, `R8 images[1].loc ${url + 4}:7`];
+    });
+    assert.deepEqual(await places([bytes]), expected);
+    assert.deepEqual(await places(byteByByte(bytes)), expected);
+    for (let seed = 1; seed <= 10; seed++) assert.deepEqual(await places(randomSplits(bytes, seed)), expected, `seed ${seed}`);
   });
   it("the parser's structural findings are part of validation", async () => {
     const result = await validateSitemap(readFixture('structure-faults.xml'));
