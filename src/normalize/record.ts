@@ -46,6 +46,11 @@ export interface NormalizeOptions {
   scopeLevel?: DiagnosticLevel;
   /** Milliseconds since the epoch, for the news age check (R37). */
   now: number;
+  /**
+   * Validating, not writing: every field is checked even when the record or group holding it cannot
+   * be written (a bad loc, a video without a title), so one fault hides no other. @default false
+   */
+  checkEverything?: boolean;
 }
 
 export interface NormalizedEntry {
@@ -91,10 +96,10 @@ export class RecordNormalizer {
       return undefined;
     }
     const loc = this.#uri(input['loc'], 'loc', true);
-    if (loc === undefined) return undefined;
-    this.#url = loc;
-    const record: SitemapRecord = { loc };
-    if (this.#options.scope !== undefined) {
+    if (loc === undefined && this.#options.checkEverything !== true) return undefined;
+    if (loc !== undefined) this.#url = loc;
+    const record: SitemapRecord = { loc: loc ?? '' };
+    if (this.#options.scope !== undefined && loc !== undefined) {
       const scope = checkScope(loc, this.#options.scope);
       if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`, 'loc');
     }
@@ -131,7 +136,7 @@ export class RecordNormalizer {
       }
       record.images = images;
     }
-    const videos = this.#list(input['videos'], 'videos', (video, n) => this.#video(video, n, loc));
+    const videos = this.#list(input['videos'], 'videos', (video, n) => this.#video(video, n, loc ?? ''));
     if (videos !== undefined) record.videos = videos;
     if (input['news'] !== undefined && input['news'] !== null) {
       const news = this.#news(input['news']);
@@ -139,9 +144,10 @@ export class RecordNormalizer {
     }
     const alternates = this.#list(input['alternates'], 'alternates', (alternate, n) => this.#alternate(alternate, n));
     if (alternates !== undefined) {
-      this.#checkAlternateSet(alternates, loc);
+      if (loc !== undefined) this.#checkAlternateSet(alternates, loc);
       record.alternates = alternates;
     }
+    if (loc === undefined) return undefined;
     return lastmodEpoch === undefined ? { record } : { record, lastmodEpoch };
   }
 
@@ -233,21 +239,32 @@ export class RecordNormalizer {
     }
     const report = this.#report;
     const thumbnail = typeof input['thumbnail_loc'] === 'string' ? this.#uri(input['thumbnail_loc'], `${field}.thumbnail_loc`, false) : undefined;
-    const title = this.#text(input['title'], `${field}.title`, 'R35', MAX_VIDEO_TITLE_LENGTH);
-    const description = this.#text(input['description'], `${field}.description`, 'R35', MAX_VIDEO_DESCRIPTION_LENGTH);
+    // Missing is R35; present but too long is R36, reported by #text.
+    const title = this.#text(input['title'], `${field}.title`, input['title'] === undefined ? 'R35' : 'R36', MAX_VIDEO_TITLE_LENGTH);
+    const description = this.#text(input['description'], `${field}.description`, input['description'] === undefined ? 'R35' : 'R36', MAX_VIDEO_DESCRIPTION_LENGTH);
     const content = typeof input['content_loc'] === 'string' ? this.#uri(input['content_loc'], `${field}.content_loc`, false) : undefined;
     const player = typeof input['player_loc'] === 'string' ? this.#uri(input['player_loc'], `${field}.player_loc`, false) : undefined;
-    if (thumbnail === undefined || title === undefined || description === undefined || (content === undefined && player === undefined)) {
+    const writable = thumbnail !== undefined && title !== undefined && description !== undefined && (content !== undefined || player !== undefined);
+    if (!writable) {
       const missing = [
         thumbnail === undefined && 'a valid thumbnail_loc',
         title === undefined && 'a valid title',
         description === undefined && 'a valid description',
         content === undefined && player === undefined && 'a valid content_loc or player_loc',
       ].filter(Boolean);
-      report('R35', 'error', `${field} dropped: a video needs ${missing.join(', ')}`, field);
-      return undefined;
+      const checking = this.#options.checkEverything === true;
+      // Validating, a field that is there but bad has had its finding: only what is absent is said again here.
+      const absent = [
+        thumbnail === undefined && typeof input['thumbnail_loc'] !== 'string' && 'thumbnail_loc',
+        title === undefined && input['title'] === undefined && 'title',
+        description === undefined && input['description'] === undefined && 'description',
+        content === undefined && player === undefined && typeof input['content_loc'] !== 'string' && typeof input['player_loc'] !== 'string' && 'content_loc or player_loc',
+      ].filter(Boolean);
+      if (!checking) report('R35', 'error', `${field} dropped: a video needs ${missing.join(', ')}`, field);
+      else if (absent.length > 0) report('R35', 'error', `${field} needs ${absent.join(', ')}`, field);
+      if (!checking) return undefined;
     }
-    const video: NormalizedVideo = { thumbnail_loc: thumbnail, title, description };
+    const video: NormalizedVideo = { thumbnail_loc: thumbnail ?? '', title: title ?? '', description: description ?? '' };
     if (content !== undefined) video.content_loc = content;
     if (player !== undefined) video.player_loc = player;
     if (content === pageLoc || player === pageLoc) report('R36', 'warn', `${field}: content_loc/player_loc should not be the page URL itself`, content === pageLoc ? `${field}.content_loc` : `${field}.player_loc`);
@@ -324,7 +341,7 @@ export class RecordNormalizer {
       const prices = this.#list(input['prices'], `${field}.prices`, (price, k) => this.#price(price, `${field}.prices[${k}]`));
       if (prices !== undefined) video.prices = prices;
     }
-    return video;
+    return writable ? video : undefined;
   }
 
   #price(input: unknown, field: string): NonNullable<NormalizedVideo['prices']>[number] | undefined {
@@ -354,14 +371,17 @@ export class RecordNormalizer {
     const title = this.#text(input['title'], 'news.title', 'R37');
     const date = input['publication_date'] === undefined ? undefined : this.#datetime(input['publication_date'], 'news.publication_date');
     if (input['publication_date'] === undefined) report('R37', 'error', 'news.publication_date is missing', 'news');
-    if (name === undefined || language === undefined || !isNewsLanguage(language) || title === undefined || date === undefined) {
+    const writable = name !== undefined && language !== undefined && isNewsLanguage(language) && title !== undefined && date !== undefined;
+    // Validating, each missing or bad part has had its own finding: nothing is dropped to be said.
+    if (!writable && this.#options.checkEverything !== true) {
       report('R37', 'error', 'news dropped: it needs a publication name and language, a publication_date and a title', 'news');
       return undefined;
     }
-    if (this.#options.now - date.epoch > NEWS_MAX_AGE_MS) {
-      report('R37', 'warn', `news.publication_date ${date.value} is more than two days old; news sitemaps are for recent articles`, 'news.publication_date');
+    if (date !== undefined && this.#options.now - date.epoch > NEWS_MAX_AGE_MS) {
+      const written = input['publication_date'] instanceof Date ? date.value : String(input['publication_date']).trim();
+      report('R37', 'warn', `news.publication_date ${written} is more than two days old; news sitemaps are for recent articles`, 'news.publication_date');
     }
-    const news: NormalizedNews = { publication: { name, language }, publication_date: date.value, title };
+    const news: NormalizedNews = { publication: { name: name ?? '', language: language ?? '' }, publication_date: date?.value ?? '', title: title ?? '' };
     const deprecated = (key: 'access' | 'genres' | 'keywords' | 'stock_tickers', valid: (v: string) => boolean, expected: string): void => {
       const raw = input[key];
       if (raw === undefined || raw === null) return;
@@ -373,7 +393,7 @@ export class RecordNormalizer {
     deprecated('genres', isNewsGenres, 'a comma-separated list of PressRelease, Satire, Blog, OpEd, Opinion, UserGenerated');
     deprecated('keywords', (v) => v !== '', 'a non-empty string');
     deprecated('stock_tickers', isStockTickers, 'up to five EXCHANGE:TICKER, comma-separated');
-    return news;
+    return writable ? news : undefined;
   }
 
   #alternate(input: unknown, n: number): AlternateRecord | undefined {

@@ -128,9 +128,12 @@ export class SitemapChecks {
       diagnostic.message = asValidator(diagnostic.message);
       report(diagnostic);
     };
-    this.#normalizer = new RecordNormalizer({ ...(this.#scope === undefined ? {} : { scope: this.#scope }), scopeLevel: 'error', now: options.now }, (diagnostic) => {
-      // Raw characters are judged by checkLoc, with a reader's levels (R10 error for ASCII, warn for non-ASCII).
-      if (diagnostic.rule === 'R10') return;
+    const normalizeOptions = { ...(this.#scope === undefined ? {} : { scope: this.#scope }), scopeLevel: 'error' as const, now: options.now, checkEverything: true };
+    this.#normalizer = new RecordNormalizer(normalizeOptions, (diagnostic) => {
+      // Raw characters and length are judged on the URLs as written (checkUrl), with a reader's levels: the writer judges them once encoded.
+      if (diagnostic.rule === 'R10' || (diagnostic.rule === 'R9' && diagnostic.field === 'loc')) return;
+      // A form the schema rejects is valid W3C Datetime: a warning for a reader (the writer refuses to write it).
+      if (diagnostic.rule === 'R12') diagnostic.level = 'warn';
       // A loc without a scheme is one the reader could not resolve, and has said so (R8).
       if (diagnostic.rule === 'R8' && this.#loc !== undefined && !hasScheme(this.#loc)) return;
       this.#report(diagnostic);
@@ -149,9 +152,9 @@ export class SitemapChecks {
       checkIndexEntry(entry as SitemapIndexEntry, this.#scope, report);
     } else {
       const record = entry as ParsedRecord;
-      checkLoc(record.loc, report);
+      for (const [field, url] of urlsOf(record)) checkUrl(url, field, report);
       checkEmptyFields(record, report);
-      checkLastmodForm(record.lastmod, report);
+      for (const [field, date] of datesOf(record)) checkDatetimeForm(date, field, report);
       if (record.news !== undefined) this.#news++;
       this.#normalizer.normalize(record, line);
     }
@@ -205,14 +208,48 @@ export class FirstInFileOrder {
   }
 }
 
-/** What the normalizer would quietly fix when writing is a finding when reading: raw characters (R10), exact length (R9). */
-function checkLoc(loc: string, report: (diagnostic: Diagnostic) => void): void {
-  if (FORBIDDEN_IN_URI.test(loc)) {
-    report({ rule: 'R10', level: 'error', message: 'the URL holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, `, controls) or a malformed % escape', field: 'loc' });
-  } else if (NON_ASCII.test(loc)) {
-    report({ rule: 'R10', level: 'warn', message: 'the URL holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)', field: 'loc' });
+/**
+ * What the writer would mend when writing is a finding when reading, judged on the URL as written:
+ * raw characters (R10: an error for ASCII a URI may not hold, a warning for non-ASCII) and, for a
+ * loc, its length (R9: past 2,048 characters an error, the schema's limit; exactly 2,048 a warning).
+ */
+function checkUrl(url: string, field: string, report: (diagnostic: Diagnostic) => void): void {
+  const what = field === 'loc' ? 'the URL' : field;
+  if (FORBIDDEN_IN_URI.test(url)) {
+    report({ rule: 'R10', level: 'error', message: `${what} holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, \`, controls) or a malformed % escape`, field });
+  } else if (NON_ASCII.test(url)) {
+    report({ rule: 'R10', level: 'warn', message: `${what} holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)`, field });
   }
-  if (loc.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${loc.length} characters; the protocol asks for fewer than 2,048`, field: 'loc' });
+  if (field !== 'loc') return;
+  if (url.length > MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'error', message: `the URL is ${url.length} characters long; the schema allows at most 2,048`, field });
+  else if (url.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${url.length} characters; the protocol asks for fewer than 2,048`, field });
+}
+
+/** Every URL a record carries, with its field path. */
+function* urlsOf(record: ParsedRecord): Generator<[string, string]> {
+  yield ['loc', record.loc];
+  for (const [i, image] of (record.images ?? []).entries()) {
+    yield [`images[${i + 1}].loc`, image.loc];
+    if (image.license !== undefined) yield [`images[${i + 1}].license`, image.license];
+  }
+  for (const [i, video] of (record.videos ?? []).entries()) {
+    for (const key of ['thumbnail_loc', 'content_loc', 'player_loc', 'gallery_loc'] as const) {
+      const url = video[key];
+      if (typeof url === 'string') yield [`videos[${i + 1}].${key}`, url];
+    }
+    if (typeof video.uploader?.info === 'string') yield [`videos[${i + 1}].uploader.info`, video.uploader.info];
+  }
+  for (const [i, alternate] of (record.alternates ?? []).entries()) yield [`alternates[${i + 1}].href`, alternate.href];
+}
+
+/** Every date a record carries, with its field path. */
+function* datesOf(record: ParsedRecord): Generator<[string, unknown]> {
+  yield ['lastmod', record.lastmod];
+  for (const [i, video] of (record.videos ?? []).entries()) {
+    yield [`videos[${i + 1}].publication_date`, video.publication_date];
+    yield [`videos[${i + 1}].expiration_date`, video.expiration_date];
+  }
+  yield ['news.publication_date', record.news?.publication_date];
 }
 
 /** An element with no value: the writer's input may leave a field empty to mean absent, a file may not (the schema rejects it). */
@@ -223,10 +260,10 @@ function checkEmptyFields(record: ParsedRecord, report: (diagnostic: Diagnostic)
 }
 
 /** The normalizer completes `hh:mm` with `:00` when writing; in a file it is a form the schema rejects (R12). */
-function checkLastmodForm(lastmod: unknown, report: (diagnostic: Diagnostic) => void): void {
-  if (typeof lastmod !== 'string') return;
-  if (parseW3cDatetime(lastmod)?.form === 'minutes') {
-    report({ rule: 'R12', level: 'warn', message: `lastmod "${lastmod}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it`, field: 'lastmod' });
+function checkDatetimeForm(date: unknown, field: string, report: (diagnostic: Diagnostic) => void): void {
+  if (typeof date !== 'string') return;
+  if (parseW3cDatetime(date)?.form === 'minutes') {
+    report({ rule: 'R12', level: 'warn', message: `${field} "${date}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it`, field });
   }
 }
 
@@ -236,7 +273,7 @@ function checkLastmodForm(lastmod: unknown, report: (diagnostic: Diagnostic) => 
  */
 function checkRobotsEntry(loc: string, base: URL | undefined, report: (diagnostic: Diagnostic) => void): void {
   if (!URL.canParse(loc) || !/^https?:$/.test(new URL(loc).protocol)) return;
-  checkLoc(loc, report);
+  checkUrl(loc, 'loc', report);
   if (base !== undefined && new URL(loc).host !== base.host) {
     report({ rule: 'R18', level: 'info', message: `cross-submission: ${loc} is on another host; it may list this site's URLs` });
   }
@@ -244,8 +281,9 @@ function checkRobotsEntry(loc: string, base: URL | undefined, report: (diagnosti
 
 function checkIndexEntry(entry: SitemapIndexEntry, scope: Scope | undefined, report: (diagnostic: Diagnostic) => void): void {
   const uri = toSitemapUri(entry.loc);
-  if (!uri.ok) report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}`, field: 'loc' });
-  else checkLoc(entry.loc, report);
+  // Length and characters are judged as written, by checkUrl.
+  if (!uri.ok && uri.rule === 'R8') report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}`, field: 'loc' });
+  checkUrl(entry.loc, 'loc', report);
   if (uri.ok && scope !== undefined) {
     const inScope = checkScope(uri.uri, { prefix: `${scope.origin}/`, origin: scope.origin });
     if (!inScope.ok) report({ rule: 'R21', level: 'error', message: `sitemap ${inScope.reason}`, field: 'loc' });
@@ -253,6 +291,6 @@ function checkIndexEntry(entry: SitemapIndexEntry, scope: Scope | undefined, rep
   if (entry.lastmod !== undefined) {
     const date = normalizeDatetime(entry.lastmod);
     if (!date.ok) report({ rule: date.rule, level: date.rule === 'R11' ? 'error' : 'warn', message: `lastmod ${date.reason}`, field: 'lastmod' });
-    else checkLastmodForm(entry.lastmod, report);
+    else checkDatetimeForm(entry.lastmod, 'lastmod', report);
   }
 }

@@ -27,8 +27,20 @@ export function normalizePriority(value: number | string): string | undefined {
 export function formatDecimal(n: number): string {
   const tenths = n * 10;
   if (Number.isInteger(tenths) && tenths >= 0 && tenths <= 10) return TENTHS[tenths] ?? '';
-  const text = String(n === 0 ? 0 : n);
-  return Number.isInteger(n) ? `${text}.0` : text;
+  const text = plainDigits(String(n === 0 ? 0 : n));
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+/** `1.5e-7` as `0.00000015`, `1e+21` as `1000000000000000000000`: xsd:decimal has no exponent. The digits are JavaScript's shortest round trip, moved. */
+function plainDigits(text: string): string {
+  const e = text.indexOf('e');
+  if (e === -1) return text;
+  const exponent = Number(text.slice(e + 1));
+  const [whole = '', fraction = ''] = text.slice(0, e).split('.');
+  const digits = whole + fraction;
+  const point = whole.length + exponent;
+  if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
+  return point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
 /** Nearly every priority is a multiple of 0.1: skip number formatting for those. */

@@ -21,7 +21,7 @@ describe('validateSitemap', () => {
     const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}>${body}</urlset>`));
     assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.message}`).sort(), [
       'R34 1 image too many: at most 1000 per URL',
-      'R35 videos[2]: a video needs a valid content_loc or player_loc',
+      'R35 videos[2] needs content_loc or player_loc',
       'R36 videos[1].tags: 1 tag too many: at most 32 per video',
       'R38 alternates[1]: hreflang "english" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default',
       'R8 images[1].loc "ftp://a.example/0.png" uses ftp:, only http: and https: are allowed',
@@ -144,6 +144,41 @@ describe('validateSitemap', () => {
     assert.deepEqual(await places([bytes]), expected);
     assert.deepEqual(await places(byteByByte(bytes)), expected);
     for (let seed = 1; seed <= 10; seed++) assert.deepEqual(await places(randomSplits(bytes, seed)), expected, `seed ${seed}`);
+  });
+  it('a loc is judged as written: exactly 2,048 characters is a warning (R9), past that an error; raw characters in any URL of the entry are R10', async () => {
+    const loc = (length: number): string => `https://a.example/${'a'.repeat(length - 'https://a.example/'.length)}`;
+    const at2048 = await validateSitemap(urlset(`<url><loc>${loc(2048)}</loc></url>`));
+    assert.deepEqual([at2048.valid, at2048.diagnostics.map((d) => `${d.rule}:${d.level}`)], [true, ['R9:warn']]);
+    const at2049 = await validateSitemap(urlset(`<url><loc>${loc(2049)}</loc></url>`));
+    assert.deepEqual(at2049.diagnostics.map((d) => `${d.rule}:${d.level}`), ['R9:error']);
+    const index = await validateSitemap(new TextEncoder().encode(`<sitemapindex ${NS}><sitemap><loc>${loc(2048)}</loc></sitemap></sitemapindex>`));
+    assert.deepEqual([index.valid, index.diagnostics.map((d) => `${d.rule}:${d.level}`)], [true, ['R9:warn']]);
+    const ns = 'xmlns:image="http://www.google.com/schemas/sitemap-image/1.1" xmlns:xhtml="http://www.w3.org/1999/xhtml"';
+    const body = `<url><loc>https://a.example/</loc><image:image><image:loc>https://cdn.example/a b.jpg</image:loc></image:image><image:image><image:loc>https://cdn.example/ü.jpg</image:loc></image:image><xhtml:link rel="alternate" hreflang="de" href="https://a.example/de x"/><xhtml:link rel="alternate" hreflang="en" href="https://a.example/"/></url>`;
+    const raw = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}>${body}</urlset>`));
+    assert.deepEqual(raw.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R10:error images[1].loc', 'R10:warn images[2].loc', 'R10:error alternates[1].href']);
+  });
+  it('forms the schema rejects but W3C Datetime allows are warnings (R12), in a urlset as in an index: a bare year, no seconds, year 0000', async () => {
+    const news = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
+    const item = (date: string): string => `<news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication><news:publication_date>${date}</news:publication_date><news:title>T</news:title></news:news>`;
+    const body = `<url><loc>https://a.example/1</loc><lastmod>2024</lastmod></url><url><loc>https://a.example/2</loc><lastmod>0000-01-01</lastmod>${item('2026-11-23T10:00Z')}</url>`;
+    const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${news}>${body}</urlset>`), { now: () => Date.parse('2026-11-23T12:00:00Z') });
+    assert.deepEqual([result.valid, result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`)], [true, ['R12:warn lastmod', 'R12:warn lastmod', 'R12:warn news.publication_date']]);
+  });
+  it('one fault hides no other: a bad loc, a video without a title, news with a bad language still have every other field checked, each fault said once', async () => {
+    const plain = await validateSitemap(urlset('<url><loc>/relative/page</loc><lastmod>garbage</lastmod><changefreq>Daily</changefreq><priority>7</priority></url>'));
+    assert.deepEqual(plain.diagnostics.map((d) => d.rule), ['R8', 'R11', 'R13', 'R14']);
+    const ns = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
+    const video = `<video:video><video:thumbnail_loc>https://a.example/t.jpg</video:thumbnail_loc><video:title>${'t'.repeat(101)}</video:title><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc><video:rating>5.1</video:rating><video:view_count>-1</video:view_count></video:video>`;
+    const news = '<news:news><news:publication><news:name>N</news:name><news:language>EN</news:language></news:publication><news:publication_date>2026-11-23T10:00:00Z</news:publication_date><news:title>T</news:title></news:news>';
+    const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}><url><loc>https://a.example/</loc>${video}${news}</url></urlset>`), { now: () => Date.parse('2026-11-23T12:00:00Z') });
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.field}`), ['R36 videos[1].title', 'R36 videos[1].rating', 'R36 videos[1].view_count', 'R37 news.publication.language']);
+  });
+  it('the news age warning quotes the date as written', async () => {
+    const ns = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
+    const news = '<news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication><news:publication_date>2024-06-01T10:00:00+02:00</news:publication_date><news:title>T</news:title></news:news>';
+    const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}><url><loc>https://a.example/</loc>${news}</url></urlset>`), { now: () => Date.parse('2026-11-23T12:00:00Z') });
+    assert.deepEqual(result.diagnostics.map((d) => d.message), ['news.publication_date 2024-06-01T10:00:00+02:00 is more than two days old; news sitemaps are for recent articles']);
   });
   it("the parser's structural findings are part of validation", async () => {
     const result = await validateSitemap(readFixture('structure-faults.xml'));
