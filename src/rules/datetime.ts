@@ -178,6 +178,9 @@ export function isXsdDateOrDateTime(text: string): boolean {
   return XSD_DATE.test(text) || XSD_DATETIME.test(text);
 }
 
+/** W3C Datetime allows it; xsd:dateTime (XML Schema 1.0), which the sitemap schema uses, has no year zero. */
+const YEAR_ZERO = 'year 0000 is valid W3C Datetime, but the sitemap schema (xsd:dateTime) has no year zero';
+
 export type DatetimeNormalization =
   | { ok: true; value: string; epoch: number }
   | { ok: false; rule: 'R11' | 'R12'; reason: string };
@@ -193,6 +196,7 @@ export function normalizeDatetime(value: string | Date): DatetimeNormalization {
     if (Number.isNaN(epoch)) return { ok: false, rule: 'R11', reason: 'is an invalid Date' };
     const iso = value.toISOString();
     if (iso.length !== 24) return { ok: false, rule: 'R11', reason: 'is outside the years 0000–9999' };
+    if (iso.startsWith('0000')) return { ok: false, rule: 'R12', reason: YEAR_ZERO };
     return { ok: true, value: `${iso.slice(0, 19)}Z`, epoch: Math.floor(epoch / 1000) * 1000 };
   }
   const text = value.trim();
@@ -200,6 +204,7 @@ export function normalizeDatetime(value: string | Date): DatetimeNormalization {
   if (parsed === undefined) {
     return { ok: false, rule: 'R11', reason: `"${clip(text)}" is not a W3C Datetime (e.g. 2024-05-31 or 2024-05-31T12:00:00+02:00)` };
   }
+  if (text.startsWith('0000')) return { ok: false, rule: 'R12', reason: `"${text}": ${YEAR_ZERO}` };
   switch (parsed.form) {
     case 'year':
     case 'month':

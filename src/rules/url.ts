@@ -39,12 +39,19 @@ export function toSitemapUri(input: string, base?: URL): UriResult {
   return slowPath(text, base);
 }
 
+/** Inside a URL, a tab or line break is where two values were run together (a second column, two lines), never part of the address. */
+const RUN_TOGETHER = /[\t\n\r\f\v]/;
+/** A relative reference like these is text that is no address at all (a header line "Product URL", markup), not a path to resolve; `/about us` is a path. */
+const NOT_A_PATH = /[<>"]|^[^/][^]*\s/;
+
 function slowPath(text: string, base: URL | undefined): UriResult {
   if (text === '') return { ok: false, rule: 'R8', reason: 'is empty' };
+  if (RUN_TOGETHER.test(text)) return { ok: false, rule: 'R10', reason: `"${clip(text)}" holds a tab or line break: more than one value, not a URL` };
   let absolute = text;
   let resolved = false;
   let scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
   if (scheme === undefined) {
+    if (NOT_A_PATH.test(text)) return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not a URL (no scheme, and a space, <, > or " no path holds raw)` };
     const relative = base === undefined ? undefined : encodeRest(text.replace(/\\/g, '/'));
     if (base === undefined || relative === undefined) {
       return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not an absolute URL` };
@@ -69,8 +76,8 @@ function slowPath(text: string, base: URL | undefined): UriResult {
   try {
     const parsed = new URL(`${scheme}://${authority}/`);
     if (parsed.hostname === '') throw new TypeError('empty host');
-    host = parsed.host;
-    if (parsed.username !== '' || parsed.password !== '') host = `${authority.slice(0, authority.lastIndexOf('@') + 1)}${host}`;
+    // A user name or password is kept, percent-encoded as the URL parser encodes it: raw, a `<` in it would break the XML.
+    host = parsed.username === '' && parsed.password === '' ? parsed.host : `${parsed.username}${parsed.password === '' ? '' : `:${parsed.password}`}@${parsed.host}`;
   } catch {
     return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
   }
@@ -156,7 +163,11 @@ export function checkScope(written: string, scope: Scope): ScopeCheck {
   return { ...check, reason: check.reason.replace(/^is /, `is ${uri} once its dot segments are resolved, `) };
 }
 
-function inScope(uri: string, scope: Scope): ScopeCheck {
+/** A user name and password before the host (`https://user:pw@`): no part of where the URL points. */
+const USERINFO = /^(https?:\/\/)[^/?#]*@/i;
+
+function inScope(written: string, scope: Scope): ScopeCheck {
+  const uri = written.replace(USERINFO, '$1');
   if (uri.startsWith(scope.prefix)) return { ok: true };
   const next = uri.charAt(scope.origin.length);
   const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(next);

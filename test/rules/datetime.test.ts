@@ -47,6 +47,14 @@ describe('normalizeDatetime (R11/R12): what the writer emits', () => {
     assert.ok(!month.ok && month.rule === 'R12');
   });
 
+  test('refuses year 0000 (R12): W3C Datetime has it, xsd:dateTime does not', () => {
+    for (const input of ['0000-01-01', '0000-06-01T10:00:00Z', new Date('0000-03-01T00:00:00Z')]) {
+      const result = normalizeDatetime(input);
+      assert.ok(!result.ok && result.rule === 'R12' && /no year zero/.test(result.reason), String(input));
+    }
+    assert.ok(normalizeDatetime('0001-01-01').ok);
+  });
+
   test('a Date is written in UTC to the second', () => {
     assert.deepEqual(normalizeDatetime(new Date('2024-01-02T03:04:05.678Z')), { ok: true, value: '2024-01-02T03:04:05Z', epoch: Date.parse('2024-01-02T03:04:05Z') });
     const invalid = normalizeDatetime(new Date('nope'));

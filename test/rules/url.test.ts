@@ -9,8 +9,8 @@ function uri(input: string, base?: string): string {
   return result.uri;
 }
 
-function rejected(input: string): string {
-  const result = toSitemapUri(input);
+function rejected(input: string, base?: string): string {
+  const result = toSitemapUri(input, base === undefined ? undefined : new URL(base));
   assert.ok(!result.ok, `expected ${input} to be refused, got ${JSON.stringify(result)}`);
   return result.rule;
 }
@@ -47,11 +47,28 @@ describe('toSitemapUri (R8–R10)', () => {
   });
 
   test('relative references are resolved against a base, refused without one (R8)', () => {
-    assert.equal(uri('/a b', 'https://example.com/shop/'), 'https://example.com/a%20b');
+    assert.equal(uri('/a%20b', 'https://example.com/shop/'), 'https://example.com/a%20b');
+    assert.equal(uri('/ü', 'https://example.com/shop/'), 'https://example.com/%C3%BC');
     assert.equal(uri('item?id=1', 'https://example.com/shop/'), 'https://example.com/shop/item?id=1');
     assert.equal(rejected('/relative'), 'R8');
     const resolved = toSitemapUri('/x', new URL('https://example.com/'));
     assert.ok(resolved.ok && resolved.resolved);
+  });
+
+  test('text that is no URL is refused, not resolved as a relative path: a header line, markup, two values run together', () => {
+    const base = 'https://example.com/';
+    for (const text of ['Product URL', '<url><loc>https://example.com/a</loc></url>', 'page"x', '/a<b']) assert.equal(rejected(text, base), 'R8', text);
+    assert.equal(uri('/about us', base), 'https://example.com/about%20us');
+    for (const text of ['https://example.com/a\t2024-01-01', 'https://example.com/a\rhttps://example.com/b', '/a\tb']) assert.equal(rejected(text, base), 'R10', text);
+    // A space in an absolute URL is a fault the writer mends (R10, encoded).
+    assert.equal(uri('https://example.com/my page'), 'https://example.com/my%20page');
+  });
+
+  test('a user name and password are percent-encoded, never written raw; the host alone decides the scope', () => {
+    assert.equal(uri('https://a<b@example.com/x'), 'https://a%3Cb@example.com/x');
+    assert.equal(uri('https://üser:p w@example.com/y'), 'https://%C3%BCser:p%20w@example.com/y');
+    assert.equal(uri('https://a\u0001b@example.com/z'), 'https://a%01b@example.com/z');
+    assert.deepEqual(checkScope('https://user:pw@example.com/shop/a', scopeOf(new URL('https://example.com/shop/'))), { ok: true });
   });
 
   test('only absolute http(s) URLs with a host are accepted (R8)', () => {
