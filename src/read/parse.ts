@@ -53,6 +53,9 @@ const MAX_TEXT_LINE = 64 * 1024;
 const FORMAT_LOOK_BYTES = 8 * 1024;
 /** A line that starts an XML declaration or a sitemap's root, after other text (ASCII, so found in the bytes of any ASCII-compatible encoding). */
 const XML_AFTER_TEXT = /^<(?:\?xml|urlset|sitemapindex)[\s>]/m;
+/** HTML that PHP (and Xdebug) print ahead of a script's output when it warns. */
+const HTML_BEFORE_XML = /^\s*<(?:br|b|font|table|pre|p|div|span|strong|i|em|small|code)[\s/>]/i;
+const ASCII = /^[\0-\x7f]*$/;
 /** `<!doctype html`, in any case but XML's own `DOCTYPE`, after whitespace only (captured). */
 const HTML_DOCTYPE = /^([ \t\r\n]*)<!(?!DOCTYPE)[Dd][Oo][Cc][Tt][Yy][Pp][Ee][ \t\r\n]+[Hh][Tt][Mm][Ll][\s>]/;
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
@@ -204,7 +207,15 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     // Nor does text before it (a PHP notice printed ahead of the XML): the XML reader reports it, and reads the sitemap after it.
     if (body.startsWith('<') || XML_AFTER_TEXT.test(look)) {
-      yield* this.#xml(prependText(first, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
+      // PHP's notices in HTML (`<br />`, `<b>Notice</b>`) would make `<br>` the root and end reading: they are blanked, line ends kept, so the XML reader reads past them as it reads past a plain notice, and every position stays where it was.
+      const html = HTML_BEFORE_XML.test(look) ? XML_AFTER_TEXT.exec(look) : null;
+      let xmlText = first;
+      if (html !== null && html.index > 0 && html.index <= first.length && ASCII.test(look.slice(0, html.index))) {
+        const before = look.slice(0, html.index);
+        this.report({ rule: 'R2', level: 'error', message: `not well-formed XML: HTML before the XML (a PHP warning printed ahead of it?) is skipped to line ${before.split(/\r\n|\r|\n/).length}`, line: 1, column: 1 });
+        xmlText = before.replace(/[^\r\n]/g, ' ') + first.slice(html.index);
+      }
+      yield* this.#xml(prependText(xmlText, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }
     invalid.reportNow = true;

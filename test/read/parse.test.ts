@@ -1148,6 +1148,25 @@ describe('regressions', () => {
       assert.deepEqual([parsed.kind, locs(parsed)], ['urlset', ['https://a.example/1']]);
     }
   });
+  it("PHP's notice in HTML before the XML (<br />, <b>Notice</b>): skipped with one finding, the entries read, their places kept, however the input is cut", async () => {
+    const notice = '<br />\n<b>Notice</b>:  Undefined index: foo in <b>/var/www/sitemap.php</b> on line <b>12</b><br />\n';
+    for (const xml of ['<?xml version="1.0" encoding="UTF-8"?>\n', '']) {
+      const bytes = new TextEncoder().encode(`${notice}${xml}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/1</loc></url>\n<url><loc>https://a.example/2</loc></url></urlset>\n`);
+      const line = xml === '' ? 3 : 4;
+      for (const chunks of [[bytes], byteByByte(bytes), randomSplits(bytes, 4)]) {
+        const parsed = parseSitemap(chunks, { trackPositions: true });
+        const seen: string[] = [];
+        for await (const entry of parsed) seen.push(`${entry.loc} ${parsed.positionOf(entry)?.line}`);
+        assert.equal(parsed.kind, 'urlset');
+        assert.deepEqual(seen, [`https://a.example/1 ${line}`, `https://a.example/2 ${line + 1}`]);
+        assert.equal(parsed.diagnostics[0]?.message, 'not well-formed XML: HTML before the XML (a PHP warning printed ahead of it?) is skipped to line 3');
+        assert.ok(parsed.diagnostics.every((d) => d.rule === 'R2'), JSON.stringify(parsed.diagnostics));
+      }
+    }
+    // An HTML page is still one (R5), not a sitemap found inside it.
+    const page = await parseChunks([new TextEncoder().encode('<p>Moved</p>\n')]);
+    assert.deepEqual([page.kind, rules(page)], ['unknown', ['R5']]);
+  });
   it('every </url> missing: each entry nests one deeper, and at the depth cap the ended ones make room, so all are read, at every cut', async () => {
     const bytes = readFixture('missing-url-ends.xml');
     const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => JSON.stringify(entry));
