@@ -62,6 +62,23 @@ function kindOf(message: string): string {
     .replace(/\d+/g, '0');
 }
 
+/** The parts of a message that may differ between findings of one kind (kindOf). */
+const VARYING = /"[^"]*"|'[^']*'|\([^()]*\)|<[^<>]*>|https?:\/\/\S+|U\+[0-9A-Fa-f]+|\btag: [^\s.]+|\d+/g;
+
+/** The kind's message, with what differs from one of its findings to the next shown as "…": the first one's value would be wrong for the others' places. */
+function shownMessage(same: readonly Diagnostic[]): string {
+  const first = (same[0] as Diagnostic).message;
+  if (same.every((d) => d.message === first)) return first;
+  const parts = same.map((d) => d.message.match(VARYING) ?? []);
+  let k = 0;
+  return first.replace(VARYING, (part) => {
+    const i = k++;
+    if (parts.every((p) => p[i] === part)) return part;
+    const open = part.startsWith('tag: ') ? 'tag: ' : part.startsWith('</') ? '</' : '"\'(<'.includes(part.charAt(0)) ? part.charAt(0) : '';
+    return `${open}…${open === '' || open === 'tag: ' ? '' : part.charAt(part.length - 1)}`;
+  });
+}
+
 /** Findings grouped by rule and level, most severe first; in a group, each kind of finding with its first few places. */
 export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnostics'>): string {
   const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
@@ -103,7 +120,7 @@ export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnosti
     const shownKinds = last === undefined || first.includes(last) ? first : [...first.slice(0, KINDS_SHOWN - 1), last];
     for (const same of shownKinds) {
       const tally = kinds.size > 1 && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
-      text += `${listed === 0 ? head : INDENT}${(same[0] as Diagnostic).message}${tally}\n`;
+      text += `${listed === 0 ? head : INDENT}${shownMessage(same)}${tally}\n`;
       const places = same.slice(0, LINES_SHOWN).map(place);
       text += `${INDENT}at ${places.join(', ')}${same.length > places.length ? ', …' : ''}\n`;
       listed += same.length;

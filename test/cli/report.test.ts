@@ -6,7 +6,7 @@ import { formatFindings } from '../../src/cli/report.ts';
 const at = (line: number, message: string): Diagnostic => ({ rule: 'R2', level: 'error', message, file: 'f.xml', line, column: 1 });
 const bare = (excerpt: string): string => `not well-formed XML: "&" that starts no entity reference ("${excerpt}"); read literally, write &amp;`;
 
-test('a group of several kinds: each kind with its first message, how many, and its places, however far down the first of a kind comes', () => {
+test('a group of several kinds: each kind with its message (what differs between its findings shown as …), how many, and its places, however far down the first of a kind comes', () => {
   // Six bare & (each its own excerpt), then a stray end tag and an undeclared prefix: both shown, though past the fifth finding.
   const findings = [1, 2, 3, 4, 5, 6].map((line) => at(line, bare(`a=${line}&b`)));
   findings.push(at(9, 'not well-formed XML: </lastmod> ends no open element (<url> is open); ignored'), at(10, 'not well-formed XML: </lo> ends no open element (<url> is open); ignored'));
@@ -16,9 +16,9 @@ test('a group of several kinds: each kind with its first message, how many, and 
     [
       '',
       '11 findings (11 errors), by rule:',
-      `  R2    error ×11      ${bare('a=1&b')}  (×6)`,
+      `  R2    error ×11      ${bare('a=1&b').replace('("a=1&b")', '(…)')}  (×6)`,
       '                       at f.xml:1:1, f.xml:2:1, f.xml:3:1, f.xml:4:1, f.xml:5:1, …',
-      '                       not well-formed XML: </lastmod> ends no open element (<url> is open); ignored  (×2)',
+      '                       not well-formed XML: </…> ends no open element (<url> is open); ignored  (×2)',
       '                       at f.xml:9:1, f.xml:10:1',
       '                       not well-formed XML: unbound namespace prefix "image" (no xmlns:image declares it); read as in an unknown namespace',
       '                       at f.xml:12:1',
@@ -29,11 +29,12 @@ test('a group of several kinds: each kind with its first message, how many, and 
   );
 });
 
-test('a group of one kind: its message once, its places on one line', () => {
+test('a group of one kind: its message once, what differs shown as …, its places on one line; the same message is shown whole', () => {
   assert.equal(
     formatFindings({ counts: { 'R2:error': 2 }, diagnostics: [at(1, bare('x&y')), at(2, bare('z&w'))] }),
-    `\n2 findings (2 errors), by rule:\n  R2    error ×2       ${bare('x&y')}\n                       at f.xml:1:1, f.xml:2:1\n`,
+    `\n2 findings (2 errors), by rule:\n  R2    error ×2       ${bare('x&y').replace('("x&y")', '(…)')}\n                       at f.xml:1:1, f.xml:2:1\n`,
   );
+  assert.match(formatFindings({ counts: { 'R2:error': 2 }, diagnostics: [at(1, bare('x&y')), at(2, bare('x&y'))] }), /\("x&y"\)/);
 });
 
 test('a finding about the whole file is placed at the file, without a line', () => {
@@ -52,9 +53,9 @@ test('kinds: characters, single-quoted values (xmllint), URLs and saxes tag name
   findings.push(at(8, 'not well-formed XML: unexpected close tag.'), at(9, bare('a&b')), at(10, 'not well-formed XML: </lo> ends no open element (<url> is open); ignored'));
   findings.push(at(11, 'not well-formed XML: unbound namespace prefix "x" (no xmlns:x declares it); read as in an unknown namespace'), at(12, 'stopped reading after 100 well-formedness errors'));
   const text = formatFindings({ counts: { 'R2:error': 10, 'XSD:error': 4 }, diagnostics: findings });
-  assert.match(text, /U\+000B is not allowed in XML; read as U\+FFFD {2}\(×3\)\n +at f\.xml:1:1, f\.xml:2:1, f\.xml:3:1\n/);
-  assert.match(text, /unmatched closing tag: lastmod\. {2}\(×2\)\n +at f\.xml:6:1, f\.xml:7:1\n/);
-  assert.match(text, /XSD +error ×4 +Schemas validity error .*'often'.*\. {2}\(×2\)\n +at f\.xml:4:1, f\.xml:5:1\n/);
+  assert.match(text, /character … is not allowed in XML; read as U\+FFFD {2}\(×3\)\n +at f\.xml:1:1, f\.xml:2:1, f\.xml:3:1\n/);
+  assert.match(text, /unmatched closing tag: …\. {2}\(×2\)\n +at f\.xml:6:1, f\.xml:7:1\n/);
+  assert.match(text, /XSD +error ×4 +Schemas validity error .*The value '…' is not an element of the set \{'daily', 'weekly'\}\. {2}\(×2\)\n +at f\.xml:4:1, f\.xml:5:1\n/);
   assert.match(text, /\}duration'.*\n +at f\.xml:13:1\n +Schemas validity error : Element '\{urn:v\}rating'.*\n +at f\.xml:14:1\n/);
   // Seven kinds of R2: the first four, then the last one (the stop), then how many are not shown.
   assert.match(text, /\n +stopped reading after 100 well-formedness errors\n +at f\.xml:12:1\n +… and 2 more\n/);
