@@ -14,7 +14,7 @@ import { type EntryPlace, SitemapAssembler } from './assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { type GzipEnd, gunzipMembers } from './gzip.ts';
 import { fieldHolder, fieldOffset, positionIn } from './locate.ts';
-import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
+import { sitemapPlaces, sitemapsInRobotsTxt, wholeLines } from './robots.ts';
 import { XmlTokenizer, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
 
@@ -93,7 +93,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   /**
    * Line and column where an entry starts, or with `field` (a path such as `images[2].loc`, as
    * `Diagnostic.field` gives it) where the element that field was read from starts, or the nearest
-   * one holding it. Needs `trackPositions`; text and robots entries have none.
+   * one holding it. Needs `trackPositions`; a text or robots.txt entry is placed at its URL.
    */
   positionOf(entry: ParsedEntry, field?: string): XmlPosition | undefined {
     const place = this.#places.get(entry);
@@ -306,17 +306,21 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       }
       const url = this.#base?.href ?? 'http://robots.invalid/robots.txt';
       const entries: ParsedEntry[] = [];
+      const places = sitemapPlaces(whole);
+      // Each value takes the next line it stands on.
+      const place = (value: string): XmlPosition | undefined => places.get(value)?.shift();
       for (const sitemap of sitemapsInRobotsTxt(url, whole)) {
         const value = sitemap.trim();
+        const start = place(value);
+        const entry = { loc: value };
+        if (start !== undefined && this.#options.trackPositions === true) this.#places.set(entry, { start });
+        entries.push(entry);
         // A relative value is resolved against robots.txt's own URL when it is known, as discover does (R27 allows it, with a warning).
         const resolved = !HTTP_URL.test(value) && this.#base !== undefined && URL.canParse(value, this.#base.href) ? new URL(value, this.#base).href : undefined;
         if (resolved !== undefined && HTTP_URL.test(resolved)) {
-          this.report({ rule: 'R27', level: 'warn', message: `Sitemap: URL should be absolute: "${value}" (read as ${resolved})`, url: resolved });
-          entries.push({ loc: resolved });
-          continue;
-        }
-        if (!HTTP_URL.test(value)) this.report({ rule: 'R27', level: 'warn', message: `Sitemap: "${value}" is not an absolute http(s) URL`, url: value });
-        entries.push({ loc: value });
+          this.report({ rule: 'R27', level: 'warn', message: `Sitemap: URL should be absolute: "${value}" (read as ${resolved})`, url: resolved, ...start });
+          entry.loc = resolved;
+        } else if (!HTTP_URL.test(value)) this.report({ rule: 'R27', level: 'warn', message: `Sitemap: "${value}" is not an absolute http(s) URL`, url: value, ...start });
       }
       this.entries += entries.length;
       if (entries.length > 0) yield entries;
@@ -332,7 +336,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
         this.report({ rule: 'R30', level: 'error', message: `line is not an absolute http(s) URL: "${clip(value)}"; skipped`, line, column: 1 });
         return;
       }
-      into.push({ loc: value });
+      const entry = { loc: value };
+      if (this.#options.trackPositions === true) this.#places.set(entry, { start: { line, column: raw.length - raw.trimStart().length + 1 } });
+      into.push(entry);
     };
     // The line not ended yet; only the new text is split, so a long line costs no more than its length.
     let carry = '';

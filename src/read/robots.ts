@@ -13,3 +13,19 @@ export function sitemapsInRobotsTxt(url: string, text: string): string[] {
 export function wholeLines(text: string): string {
   return text.slice(0, Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) + 1);
 }
+
+/** Where each `Sitemap:` value stands (line, and the column its value starts at), each time it stands, as robots-parser reads the lines: any line end, the field name in any case. */
+export function sitemapPlaces(text: string): Map<string, { line: number; column: number }[]> {
+  const places = new Map<string, { line: number; column: number }[]>();
+  const lines = text.split(/\r\n|\r|\n/);
+  for (const [i, line] of lines.entries()) {
+    const field = /^\s*sitemap\s*:\s*/i.exec(line);
+    if (field === null) continue;
+    const value = line.slice(field[0].length).replace(/\s*#.*$/, '').trim();
+    const place = { line: i + 1, column: field[0].length + 1 };
+    const seen = places.get(value);
+    if (seen === undefined) places.set(value, [place]);
+    else seen.push(place);
+  }
+  return places;
+}

@@ -110,11 +110,17 @@ describe('validateSitemap', () => {
     const robots = new TextEncoder().encode('User-agent: *\nSitemap: https://cdn.other.net/a.xml\nSitemap: /rel.xml\nSitemap: ftp://a.example/s.xml\nSitemap: https://a.example/s.xml\n');
     const result = await validateSitemap(robots, { base: 'https://a.example/robots.txt' });
     assert.deepEqual([result.valid, result.kind, result.entries], [true, 'robots', 4]);
-    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.message}`), [
-      'R27:warn Sitemap: URL should be absolute: "/rel.xml" (read as https://a.example/rel.xml)',
-      'R27:warn Sitemap: "ftp://a.example/s.xml" is not an absolute http(s) URL',
-      'R18:info cross-submission: https://cdn.other.net/a.xml is on another host; it may list this site\'s URLs',
+    // In file order, each at its Sitemap: value.
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.line}:${d.column} ${d.message}`), [
+      'R18:info 2:10 cross-submission: https://cdn.other.net/a.xml is on another host; it may list this site\'s URLs',
+      'R27:warn 3:10 Sitemap: URL should be absolute: "/rel.xml" (read as https://a.example/rel.xml)',
+      'R27:warn 4:10 Sitemap: "ftp://a.example/s.xml" is not an absolute http(s) URL',
     ]);
+  });
+  it('a text sitemap: findings on its URLs are placed at their line, and a repeat at its own line', async () => {
+    const list = new TextEncoder().encode('https://a.example/a\r\n  https://other.example/b\r\nhttps://a.example/a\rhttps://a.example/ü\n');
+    const result = await validateSitemap(list, { base: 'https://a.example/sitemap.txt' });
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), ['R16 2:3', 'R25 3:1', 'R10 4:1']);
   });
   it('past maxDiagnostics, the first findings in file order are kept, however the input was cut', async () => {
     // Parser findings (the bare &) and checks on entries (the lastmod without seconds) on every line; the padding puts the cut after the sniffed first KiB.
