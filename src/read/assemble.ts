@@ -102,6 +102,7 @@ export class SitemapAssembler implements XmlEvents {
   /** The namespace core elements are matched in: the sitemap one, or the root's when that is missing or wrong (R5). */
   #coreNs: string = NS.sitemap;
   #capture = false;
+  #fieldStart: XmlPosition = { line: 0, column: 0 };
   #text = '';
   #record: ParsedRecord | undefined;
   #entry: SitemapIndexEntry | undefined;
@@ -137,10 +138,10 @@ export class SitemapAssembler implements XmlEvents {
     return this.#capture;
   }
 
-  #report(rule: string, level: DiagnosticLevel, message: string, url?: string): void {
+  #report(rule: string, level: DiagnosticLevel, message: string, url?: string, at?: XmlPosition): void {
     // Once reading has stopped nothing more is reported, as nothing more is emitted: how much of the chunk at hand was read must not show.
     if (this.stopped) return;
-    const { line, column } = this.#options.position();
+    const { line, column } = at ?? this.#options.position();
     const diagnostic: Diagnostic = { rule, level, message, line, column };
     if (url !== undefined) diagnostic.url = url;
     this.#options.report(diagnostic);
@@ -659,6 +660,8 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Role {
+    // Findings on the value (whitespace, a relative URL, a date) point at the element, not at its end tag where the value is known.
+    this.#fieldStart = this.#options.position();
     this.#capture = true;
     this.#text = '';
     this.#fieldOwner = owner;
@@ -706,8 +709,8 @@ export class SitemapAssembler implements XmlEvents {
     const key = this.#fieldKey;
     // The schema collapses whitespace around a date (tolerated, R11) but not around a changefreq (R13).
     if (value !== raw && value !== '' && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
-      if (key === 'lastmod') this.#report('R11', 'warn', `whitespace around the lastmod "${value}"; tolerated, but write it without`);
-      else if (key === 'changefreq') this.#report('R13', 'error', `whitespace around the changefreq "${value}"; the schema wants the word alone`);
+      if (key === 'lastmod') this.#report('R11', 'warn', `whitespace around the lastmod "${value}"; tolerated, but write it without`, undefined, this.#fieldStart);
+      else if (key === 'changefreq') this.#report('R13', 'error', `whitespace around the changefreq "${value}"; the schema wants the word alone`, undefined, this.#fieldStart);
     }
     switch (this.#fieldOwner) {
       case Owner.Record: {
@@ -746,19 +749,20 @@ export class SitemapAssembler implements XmlEvents {
 
   /** A `<loc>` as found: trimmed (R8 warns about the whitespace), relative ones resolved against the base (R8). */
   #loc(value: string, raw: string): string {
-    if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', 'whitespace around the URL in <loc> (trimmed)', value);
+    const at = this.#fieldStart;
+    if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', `whitespace around the URL in <${this.#kind === 'rss' ? 'link' : 'loc'}> (trimmed)`, value, at);
     if (value === '' || value.startsWith('https://') || value.startsWith('http://') || hasScheme(value)) return value;
     const base = this.#options.base;
     if (base === undefined) {
-      this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value);
+      this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value, at);
       return value;
     }
     try {
       const resolved = new URL(value, base).href;
-      this.#report('R8', 'error', `"${value}" is a relative URL; resolved against ${base.href}`, resolved);
+      this.#report('R8', 'error', `"${value}" is a relative URL; resolved against ${base.href}`, resolved, at);
       return resolved;
     } catch {
-      this.#report('R8', 'error', `"${value}" cannot be resolved against ${base.href}`, value);
+      this.#report('R8', 'error', `"${value}" cannot be resolved against ${base.href}`, value, at);
       return value;
     }
   }
@@ -771,11 +775,11 @@ export class SitemapAssembler implements XmlEvents {
     const w3c = date === undefined ? parseW3cDatetime(value.trim()) : undefined;
     const epoch = date?.epoch ?? w3c?.epoch;
     if (epoch === undefined) {
-      this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, url);
+      this.#report('R31', 'warn', `<pubDate> "${value}" is not an RFC 822 date; ignored`, url, this.#fieldStart);
       return;
     }
-    for (const doubt of date?.doubts ?? []) this.#report('R31', 'warn', `<pubDate> "${value}" ${doubt}`, url);
-    if (w3c !== undefined) this.#report('R31', 'warn', `<pubDate> "${value}" is a W3C date, not RFC 822; read as such`, url);
+    for (const doubt of date?.doubts ?? []) this.#report('R31', 'warn', `<pubDate> "${value}" ${doubt}`, url, this.#fieldStart);
+    if (w3c !== undefined) this.#report('R31', 'warn', `<pubDate> "${value}" is a W3C date, not RFC 822; read as such`, url, this.#fieldStart);
     record.lastmod = new Date(epoch).toISOString().replace(/\.000Z$/, 'Z');
   }
 
