@@ -6,10 +6,16 @@
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
  * The marker then becomes the set's manifest (`.sitemapkit-<stem>.json`): only files a manifest lists
  * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe.
+ *
+ * Several runs may share a folder. A staging folder's name says whose it is (host, pid, stem), and a
+ * run recovers only those whose owner is gone, so it never pulls the files from under a live run. A
+ * run finding a live one with its own stem refuses to start: two commits of one set would mix.
  */
-import { randomBytes } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { access, constants, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { basename, join } from 'node:path';
+import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { SitemapSink } from '../write/build.ts';
@@ -18,38 +24,65 @@ import { streamingGzip, type StreamingGzip } from './gzip.ts';
 const STAGING_PREFIX = '.sitemapkit-staging-';
 const COMMIT_MARKER = 'COMMIT.json';
 
+/** This machine in staging folder names: a pid tells whether its run is alive only where it ran. */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+/** `.sitemapkit-staging-<host>-<pid>-<random>-<stem>`; the stem is empty for a folder claimed for recovery of an unknown set. */
+const OWNED_STAGING = /^\.sitemapkit-staging-([0-9a-f]{8})-([1-9][0-9]*)-[0-9a-f]{12}-(.*)$/;
+/** Names of this process's staging folders in use: by pid alone they look like those of a dead earlier process with the same pid. */
+const ours = new Set<string>();
+/** Whether a run on another machine is alive cannot be asked; its staging folder untouched this long is taken for a dead run's. */
+const FOREIGN_STALE_MS = 24 * 60 * 60 * 1000;
+
 /** What a commit publishes; written as the commit marker, kept as the manifest of the published set. */
 interface Commit {
   stem: string;
   files: string[];
 }
 
+interface Owner {
+  host: string;
+  pid: number;
+  stem: string;
+}
+
 const manifestName = (stem: string): string => `.sitemapkit-${stem}.json`;
+const stagingName = (stem: string): string => `${STAGING_PREFIX}${HOST}-${pid}-${randomBytes(6).toString('hex')}-${stem}`;
 
 export interface DirectorySinkOptions {
   /** Compress each file with gzip. */
   gzip: boolean;
   /** The file name stem, to recognise files of an earlier set. */
   filename: string;
-  /** zlib level. @default 6 */
+  /** zlib level, 0–9. @default 6 */
   gzipLevel?: number;
 }
 
-export async function openDirectorySink(outDir: string, options: DirectorySinkOptions): Promise<SitemapSink> {
-  try {
-    await mkdir(outDir, { recursive: true });
-    await access(outDir, constants.W_OK);
-  } catch (cause) {
-    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
+/**
+ * The output folder is opened when the builder asks for its first file, which it does once it has
+ * checked its options: a run with bad options leaves no trace.
+ */
+export function openDirectorySink(outDir: string, options: DirectorySinkOptions): SitemapSink {
+  const { gzipLevel } = options;
+  if (gzipLevel !== undefined && !(Number.isInteger(gzipLevel) && gzipLevel >= 0 && gzipLevel <= 9)) {
+    throw new SitemapError('SM_BAD_OPTION', `gzipLevel must be a whole number from 0 to 9, got ${gzipLevel}`);
   }
-  await recoverInterruptedRuns(outDir);
-  const staging = join(outDir, `${STAGING_PREFIX}${randomBytes(6).toString('hex')}`);
-  try {
-    await mkdir(staging);
-  } catch (cause) {
-    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot create a staging folder in "${outDir}": ${describeFsError(cause)}`, { cause });
-  }
-  const level = options.gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
+  const level = gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
+  let opening: Promise<string> | undefined;
+  const staging = (): Promise<string> => {
+    if (opening === undefined) {
+      opening = openStaging(outDir, options.filename);
+      opening.catch(() => {}); // a failure surfaces through the first write or finish; this only keeps it from counting as unhandled
+    }
+    return opening;
+  };
+  let waited = false;
+  /** The builder waits for the folder with the first body chunk, so an unusable folder fails a long run early. */
+  const opened = (written: Promise<void> | undefined): Promise<void> | undefined => {
+    if (waited) return written;
+    waited = true;
+    return Promise.all([staging(), written]).then(() => undefined);
+  };
+  let committed = false;
 
   const fail = (name: string, cause: unknown): SitemapError =>
     new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
@@ -57,17 +90,19 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
 
   return {
     create() {
+      void staging(); // opens while the first file is built
       if (!options.gzip) {
         // The head comes last and must lead the file, so an uncompressed file waits in memory until finished.
         const chunks: Uint8Array[] = [];
         return {
           write(chunk) {
             chunks.push(chunk);
-            return undefined;
+            return opened(undefined);
           },
           async finish(name, head, tail) {
+            const folder = await staging();
             try {
-              await writeChunks(join(staging, name), [head, ...chunks, tail]);
+              await writeChunks(join(folder, name), [head, ...chunks, tail]);
               return {};
             } catch (cause) {
               throw fail(name, cause);
@@ -79,12 +114,13 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
       const gzip = streamingGzip(level);
       compressing.add(gzip);
       return {
-        write: (chunk) => gzip.write(chunk),
+        write: (chunk) => opened(gzip.write(chunk)),
         async finish(name, head, tail) {
+          const folder = await staging();
           try {
             const file = await gzip.finish(head, tail);
             compressing.delete(gzip);
-            await writeChunks(join(staging, name), file);
+            await writeChunks(join(folder, name), file);
             return { compressedBytes: file.reduce((n, part) => n + part.length, 0) };
           } catch (cause) {
             throw fail(name, cause);
@@ -93,19 +129,56 @@ export async function openDirectorySink(outDir: string, options: DirectorySinkOp
       };
     },
     async commit(names) {
+      const folder = await staging();
       try {
         const commit: Commit = { stem: options.filename, files: [...names] };
-        await writeFile(join(staging, COMMIT_MARKER), JSON.stringify(commit));
-        await applyCommit(outDir, staging, commit);
+        await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
+        committed = true;
+        await applyCommit(outDir, folder, commit);
+        ours.delete(basename(folder));
       } catch (cause) {
         throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot publish into "${outDir}": ${describeFsError(cause)}`, { cause });
       }
     },
     async abort() {
       for (const gzip of compressing) gzip.destroy();
-      await rm(staging, { recursive: true, force: true });
+      const folder = await opening?.catch(() => undefined);
+      if (folder === undefined) return;
+      // Past the marker the set is published in part: the folder stays for the next run to roll forward.
+      if (!committed) await rm(folder, { recursive: true, force: true });
+      ours.delete(basename(folder));
     },
   };
+}
+
+/**
+ * Creates this run's staging folder, then recovers the folders of runs that are gone. The folder
+ * comes first, so of two runs of one stem starting together at least one sees the other.
+ */
+async function openStaging(outDir: string, stem: string): Promise<string> {
+  try {
+    await mkdir(outDir, { recursive: true });
+    await access(outDir, constants.W_OK);
+  } catch (cause) {
+    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
+  }
+  const name = stagingName(stem);
+  const folder = join(outDir, name);
+  try {
+    await mkdir(folder);
+  } catch (cause) {
+    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot create a staging folder in "${outDir}": ${describeFsError(cause)}`, { cause });
+  }
+  ours.add(name);
+  try {
+    await recoverInterruptedRuns(outDir, name, stem);
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    ours.delete(name);
+    if (error instanceof SitemapError) throw error;
+    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot recover an interrupted run in "${outDir}": ${describeFsError(error)}`, { cause: error });
+  }
+  return folder;
 }
 
 /**
@@ -137,14 +210,66 @@ async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise
   }
 }
 
-async function recoverInterruptedRuns(outDir: string): Promise<void> {
+/** Rolls forward or clears the staging folders of runs that are gone; fails if a live run publishes `stem` too. */
+async function recoverInterruptedRuns(outDir: string, own: string, stem: string): Promise<void> {
   for (const entry of await readdir(outDir, { withFileTypes: true })) {
-    if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX)) continue;
-    const staging = join(outDir, entry.name);
-    const commit = await readCommit(join(staging, COMMIT_MARKER));
-    // Without a marker the run never committed: the previous set is still the published one.
-    if (commit === undefined) await rm(staging, { recursive: true, force: true });
-    else await applyCommit(outDir, staging, commit);
+    if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX) || entry.name === own) continue;
+    const owner = ownerOf(entry.name);
+    if (await isGone(outDir, entry.name, owner)) {
+      await recover(outDir, entry.name, owner?.stem ?? '');
+    } else if (owner?.stem === stem) {
+      throw new SitemapError('SM_OUTPUT_UNWRITABLE', `another run (process ${owner.pid}${owner.host === HOST ? '' : ' on another machine'}) is publishing the "${stem}" set into "${outDir}"; runs into one folder at once need different file names`);
+    }
+  }
+}
+
+function ownerOf(name: string): Owner | undefined {
+  const match = OWNED_STAGING.exec(name);
+  if (match === null) return undefined;
+  const [, host = '', owner = '', stem = ''] = match;
+  return { host, pid: Number(owner), stem };
+}
+
+async function isGone(outDir: string, name: string, owner: Owner | undefined): Promise<boolean> {
+  // A name without an owner was made before owners were recorded.
+  if (owner === undefined) return true;
+  if (owner.host !== HOST) {
+    try {
+      return Date.now() - (await stat(join(outDir, name))).mtimeMs > FOREIGN_STALE_MS;
+    } catch {
+      return true; // gone already: recover() finds nothing to claim
+    }
+  }
+  if (owner.pid === pid) return !ours.has(name);
+  try {
+    kill(owner.pid, 0); // signal 0 only asks whether the process exists
+    return false;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ESRCH';
+  }
+}
+
+/**
+ * Claims a dead run's staging folder by renaming it to one of this run's (of runs finding it at once,
+ * one rename succeeds), then rolls its commit forward or, without a marker, drops it: without one the
+ * run never committed and the previous set is still the published one.
+ */
+async function recover(outDir: string, name: string, stem: string): Promise<void> {
+  const claimedName = stagingName(stem);
+  const claimed = join(outDir, claimedName);
+  ours.add(claimedName);
+  try {
+    try {
+      await rename(join(outDir, name), claimed);
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return; // another run claimed it first
+      throw error;
+    }
+    const commit = await readCommit(join(claimed, COMMIT_MARKER));
+    if (commit === undefined) await rm(claimed, { recursive: true, force: true });
+    else await applyCommit(outDir, claimed, commit);
+  } finally {
+    ours.delete(claimedName);
   }
 }
 

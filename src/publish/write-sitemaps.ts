@@ -1,12 +1,12 @@
 /** `writeSitemaps`: the writer pipeline published into a folder. */
 import type { SitemapRecordInput } from '../model/record.ts';
-import { buildSitemaps, parseBaseUrl, type BuildOptions, type BuildSummary, type SourceItem } from '../write/build.ts';
+import { buildSitemaps, type BuildOptions, type BuildSummary, type SourceItem } from '../write/build.ts';
 import { openDirectorySink } from './directory.ts';
 
 export interface WriteSitemapsOptions extends BuildOptions {
   /** Folder the files are published into (created if missing). Other files in it are left alone. */
   outDir: string;
-  /** zlib level for `gzip`. @default 6 */
+  /** zlib level for `gzip`, 0–9. @default 6 */
   gzipLevel?: number;
 }
 
@@ -29,9 +29,9 @@ export async function writeSourceItems(
   items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
   options: WriteSitemapsOptions,
 ): Promise<BuildSummary> {
-  parseBaseUrl(options.baseUrl); // a bad base URL fails before anything touches the disk
   const sinkOptions = { gzip: options.gzip ?? false, filename: options.filename ?? 'sitemap' };
-  const sink = await openDirectorySink(options.outDir, options.gzipLevel === undefined ? sinkOptions : { ...sinkOptions, gzipLevel: options.gzipLevel });
+  // The sink opens the folder on buildSitemaps' first file, after it has checked the options.
+  const sink = openDirectorySink(options.outDir, options.gzipLevel === undefined ? sinkOptions : { ...sinkOptions, gzipLevel: options.gzipLevel });
   return buildSitemaps(items, options, sink);
 }
 

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -133,5 +136,136 @@ describe('publishing into a folder', () => {
     const dir = join(await tempDir(), 'never');
     await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'example.com' }), { code: 'SM_BAD_BASE_URL' });
     await assert.rejects(readdir(dir), { code: 'ENOENT' });
+  });
+});
+
+describe('options are checked before the folder is touched', () => {
+  test('bad limits, file names and gzip levels are SM_BAD_OPTION and create nothing', async () => {
+    const dir = join(await tempDir(), 'never');
+    const base = { outDir: dir, baseUrl: 'https://example.com/' };
+    for (const options of [{ maxUrlsPerFile: 0 }, { maxUrlsPerFile: 60_000 }, { maxBytesPerFile: 10 ** 9 }, { filename: 'a/b' }, { gzip: true, gzipLevel: 42 }, { gzip: true, gzipLevel: 1.5 }, { gzipLevel: -1 }]) {
+      await assert.rejects(writeSitemaps(urls(3), { ...base, ...options }), { name: 'SitemapError', code: 'SM_BAD_OPTION' }, JSON.stringify(options));
+      await assert.rejects(readdir(dir), { code: 'ENOENT' }, JSON.stringify(options));
+    }
+    await assert.rejects(writeSitemaps(urls(1), { ...base, gzip: true, gzipLevel: 42 }), { message: 'gzipLevel must be a whole number from 0 to 9, got 42' });
+  });
+
+  test('gzip levels 0 and 9 are taken', async () => {
+    for (const gzipLevel of [0, 9]) {
+      const dir = await tempDir();
+      await writeSitemaps(urls(3), { outDir: dir, baseUrl: 'https://example.com/', gzip: true, gzipLevel });
+      assert.match(gunzipSync(await readFile(join(dir, 'sitemap.xml.gz'))).toString(), /<loc>https:\/\/example\.com\/a\/2<\/loc>/);
+    }
+  });
+});
+
+/** Staging folder names as the sink makes them: `.sitemapkit-staging-<host>-<pid>-<random>-<stem>`. */
+const THIS_HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+const stagingOf = (pid: number, stem: string, host = THIS_HOST): string => `.sitemapkit-staging-${host}-${pid}-${Math.random().toString(16).slice(2, 14).padEnd(12, '0')}-${stem}`;
+const stagingFolders = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((name) => name.startsWith('.sitemapkit-staging-'));
+
+/**
+ * A run that stops after `n` URLs until released: by then its first 64 KiB body chunk has been
+ * staged, so its staging folder exists.
+ */
+function heldRun(dir: string, filename: string, n = 3000): { waiting: Promise<void>; release: () => void; done: Promise<unknown> } {
+  let release = (): void => {};
+  let waiting = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const reached = new Promise<void>((resolve) => (waiting = resolve));
+  async function* records(): AsyncGenerator<string> {
+    yield* urls(n, filename);
+    waiting();
+    await released;
+    yield `https://example.com/${filename}/last`;
+  }
+  const done = writeSitemaps(records(), { outDir: dir, baseUrl: 'https://example.com/', filename });
+  done.catch(() => {}); // asserted by each test
+  return { waiting: reached, release, done };
+}
+
+describe('runs sharing a folder', () => {
+  test('runs with different stems at once both publish: a starting run leaves a live run\'s staging folder alone', async () => {
+    const dir = await tempDir();
+    const products = heldRun(dir, 'products');
+    await products.waiting;
+    assert.equal((await stagingFolders(dir)).length, 1);
+    await writeSitemaps(urls(5, 'blog'), { outDir: dir, baseUrl: 'https://example.com/', filename: 'blog' });
+    products.release();
+    assert.equal(((await products.done) as { urls: number }).urls, 3001);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-blog.json', '.sitemapkit-products.json', 'blog.xml', 'products.xml']);
+  });
+
+  test('a second run of the same stem at once is refused with a clear error; the first publishes', async () => {
+    const dir = await tempDir();
+    const first = heldRun(dir, 'sitemap');
+    await first.waiting;
+    await assert.rejects(writeSitemaps(urls(5, 'b'), { outDir: dir, baseUrl: 'https://example.com/' }), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'SM_OUTPUT_UNWRITABLE');
+      assert.match(error.message, new RegExp(`^another run \\(process ${process.pid}\\) is publishing the "sitemap" set into ".*"; runs into one folder at once need different file names$`));
+      return true;
+    });
+    assert.equal((await stagingFolders(dir)).length, 1, 'the refused run removed its own staging folder');
+    first.release();
+    await first.done;
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml']);
+    assert.match(await readFile(join(dir, 'sitemap.xml'), 'utf8'), /sitemap\/last/);
+  });
+
+  test("only the staging folders of runs that are gone are recovered: another process's live run is left alone", async (t) => {
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    t.after(() => live.kill());
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    assert.ok(live.pid !== undefined && ended.pid !== undefined);
+    const dir = await tempDir();
+    await writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' });
+    const make = async (name: string, files: Record<string, string>): Promise<string> => {
+      await mkdir(join(dir, name));
+      for (const [file, text] of Object.entries(files)) await writeFile(join(dir, name, file), text);
+      return name;
+    };
+    const liveRun = await make(stagingOf(live.pid, 'products'), { 'products.xml': 'being written' });
+    await make(stagingOf(ended.pid, 'blog'), { 'blog.xml': 'never committed' });
+    // A dead run that committed and died before moving its files is rolled forward.
+    await make(stagingOf(ended.pid, 'sitemap'), { 'sitemap.xml': 'committed', 'COMMIT.json': JSON.stringify({ stem: 'sitemap', files: ['sitemap.xml'] }) });
+    // On another machine a pid cannot be asked: a folder untouched for over a day is taken for a dead run's.
+    const foreignLive = await make(stagingOf(123, 'news', 'ffffffff'), { 'news.xml': 'being written elsewhere' });
+    const foreignStale = await make(stagingOf(123, 'old', 'ffffffff'), { 'old.xml': 'left by a crash elsewhere' });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000);
+    await utimes(join(dir, foreignStale), twoDaysAgo, twoDaysAgo);
+
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: 'other' });
+    assert.deepEqual((await stagingFolders(dir)).sort(), [foreignLive, liveRun].sort());
+    assert.equal(await readFile(join(dir, liveRun, 'products.xml'), 'utf8'), 'being written');
+    assert.equal(await readFile(join(dir, 'sitemap.xml'), 'utf8'), 'committed');
+    assert.deepEqual((await readdir(dir)).filter((name) => !name.startsWith('.sitemapkit-staging-')).sort(), ['.sitemapkit-other.json', '.sitemapkit-sitemap.json', 'other.xml', 'sitemap.xml']);
+
+    // A live run of the same stem, here or elsewhere, refuses the run.
+    for (const stem of ['products', 'news']) {
+      await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: stem }), { code: 'SM_OUTPUT_UNWRITABLE', message: new RegExp(`is publishing the "${stem}" set`) });
+    }
+    assert.deepEqual((await stagingFolders(dir)).sort(), [foreignLive, liveRun].sort());
+  });
+
+  test('a staging folder with this process\'s pid but no run of it in progress is a dead earlier process\'s (pids are reused, as in containers)', async () => {
+    const dir = await tempDir();
+    const left = stagingOf(process.pid, 'sitemap');
+    await mkdir(join(dir, left));
+    await writeFile(join(dir, left, 'sitemap.xml'), 'never committed');
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' });
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml']);
+  });
+
+  test('a commit that fails while moving files keeps its staging folder, and the next run rolls it forward', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'sitemap.xml')); // a folder in the way of the entry point
+    await assert.rejects(writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' }), { code: 'SM_OUTPUT_UNWRITABLE', message: /cannot publish into/ });
+    const [kept, ...others] = await stagingFolders(dir);
+    assert.ok(kept !== undefined && others.length === 0);
+    assert.deepEqual((await readdir(join(dir, kept))).sort(), ['COMMIT.json', 'sitemap.xml']);
+    await rm(join(dir, 'sitemap.xml'), { recursive: true });
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: 'other' });
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-other.json', '.sitemapkit-sitemap.json', 'other.xml', 'sitemap.xml']);
+    assert.match(await readFile(join(dir, 'sitemap.xml'), 'utf8'), /example\.com\/a\/1</);
   });
 });
