@@ -15,13 +15,39 @@ export function formatFromName(name: string): InputFormat | undefined {
   return undefined;
 }
 
-/** For input with no telling name (stdin): a `{` starts JSON Lines, a `loc`/`url` header starts CSV. */
+/**
+ * For input with no telling name (stdin), by its first line that is not blank: a CSV header naming a
+ * `loc` or `url` column (anywhere, quoted or not) starts CSV; a `{`, or a whole JSON string (a bare
+ * URL), starts JSON Lines; anything else is a list of URLs.
+ */
 export function sniffFormat(head: Uint8Array): InputFormat {
   const text = new TextDecoder().decode(head.subarray(0, 4096)).replace(/^\uFEFF/, '').trimStart();
-  if (text.startsWith('{') || text.startsWith('"')) return 'jsonl';
-  const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-  if (/^"?(loc|url)"?\s*(,|$)/i.test(firstLine) && !firstLine.includes('://')) return 'csv';
+  const firstLine = text.split(/\r\n|\r|\n/, 1)[0] ?? '';
+  if (isCsvHeader(firstLine)) return 'csv';
+  if (firstLine.startsWith('{') || isJsonString(firstLine.trimEnd())) return 'jsonl';
   return 'text';
+}
+
+/** A cell of a CSV line, without the spaces around it: quoted (quotes doubled inside) or bare. */
+const CSV_CELL = /\s*("(?:[^"]|"")*"|[^,]*?)\s*(?:,|$)/g;
+
+/** A header names its columns as fromCsv reads them (trimmed, any case, `url` for `loc`), and holds no URL. */
+function isCsvHeader(line: string): boolean {
+  if (line.includes('://')) return false;
+  for (const [, cell = ''] of line.matchAll(CSV_CELL)) {
+    const name = (cell.startsWith('"') ? cell.slice(1, -1).replaceAll('""', '"') : cell).trim().toLowerCase();
+    if (name === 'loc' || name === 'url') return true;
+  }
+  return false;
+}
+
+function isJsonString(line: string): boolean {
+  if (!line.startsWith('"')) return false;
+  try {
+    return typeof JSON.parse(line) === 'string';
+  } catch {
+    return false;
+  }
 }
 
 export function readSource(format: InputFormat, source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<SourceItem> {
