@@ -193,7 +193,7 @@ export type DatetimeNormalization =
 export function normalizeDatetime(value: string | Date): DatetimeNormalization {
   if (value instanceof Date) {
     const epoch = value.getTime();
-    if (Number.isNaN(epoch)) return { ok: false, rule: 'R11', reason: 'is an invalid Date' };
+    if (Number.isNaN(epoch)) return { ok: false, rule: 'R11', reason: 'the Date object is invalid (its time is NaN)' };
     const iso = value.toISOString();
     if (iso.length !== 24) return { ok: false, rule: 'R11', reason: 'is outside the years 0000–9999' };
     if (iso.startsWith('0000')) return { ok: false, rule: 'R12', reason: YEAR_ZERO };

@@ -2,13 +2,13 @@
 import { MAX_LOC_LENGTH } from './limits.ts';
 
 /**
- * Already-canonical absolute URLs: lower-case ASCII host without port, only URI characters,
+ * Already-canonical absolute URLs: lower-case ASCII host without port, a path (the empty one is written "/"), only URI characters,
  * valid escapes. These need no work, and they are nearly all real input, so they skip the slow path.
  * The host's last label starts with a letter (no IPv4 shorthand to canonicalize) and no label is
  * punycode (it may be invalid), so whatever matches is exactly what the slow path would write.
  */
 const CANONICAL_URL =
-  /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z](?:[a-z0-9-]*[a-z0-9])?(?:[/?][A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
+  /^https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z](?:[a-z0-9-]*[a-z0-9])?\/[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*(?:#[A-Za-z0-9\-._~!$&'()*+,;=:@/?]*)?$/;
 const HAS_PERCENT = /%/;
 const BAD_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 const PUNYCODE_LABEL = /(?:^|[./])xn--/i;
@@ -84,7 +84,8 @@ function slowPath(text: string, base: URL | undefined): UriResult {
   if (PUNYCODE_LABEL.test(host) && !validPunycodeHost(host)) {
     return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
   }
-  const encodedRest = encodeRest(rest);
+  // The empty path is "/" (RFC 3986, 6.2.3): https://example.com and https://example.com/ are one URL, written with its slash.
+  const encodedRest = encodeRest(rest.startsWith('/') ? rest : `/${rest}`);
   if (encodedRest === undefined) return { ok: false, rule: 'R10', reason: `"${clip(text)}" contains an unpaired surrogate` };
   const uri = `${scheme}://${host}${encodedRest}`;
   if (uri.length > MAX_LOC_LENGTH) return tooLong(uri.length);
@@ -167,7 +168,7 @@ export function checkScope(written: string, scope: Scope): ScopeCheck {
 const USERINFO = /^(https?:\/\/)[^/?#]*@/i;
 
 function inScope(written: string, scope: Scope): ScopeCheck {
-  const uri = written.replace(USERINFO, '$1');
+  const uri = written.includes('@') ? written.replace(USERINFO, '$1') : written;
   if (uri.startsWith(scope.prefix)) return { ok: true };
   const next = uri.charAt(scope.origin.length);
   const sameOrigin = uri.startsWith(scope.origin) && /^[/?#]?$/.test(next);

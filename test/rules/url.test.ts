@@ -40,6 +40,13 @@ describe('toSitemapUri (R8–R10)', () => {
     assert.equal(uri('  https://example.com/x \n'), 'https://example.com/x');
   });
 
+  test('the empty path is written as "/", so https://example.com and https://example.com/ are one URL', () => {
+    assert.equal(uri('https://example.com'), 'https://example.com/');
+    assert.equal(uri('https://example.com?q=1'), 'https://example.com/?q=1');
+    assert.equal(uri('HTTPS://Example.com#top'), 'https://example.com/#top');
+    assert.equal(uri('https://user@example.com'), 'https://user@example.com/');
+  });
+
   test('default ports are dropped, others kept; emoji (surrogate pairs) encode as 4 bytes', () => {
     assert.equal(uri('http://example.com:80/'), 'http://example.com/');
     assert.equal(uri('https://example.com:8443/'), 'https://example.com:8443/');
