@@ -827,6 +827,8 @@ export class SitemapAssembler implements XmlEvents {
     const record = this.#record;
     this.#record = undefined;
     this.#news = undefined;
+    // The entry is over, emitted or not: elements after it belong to no field.
+    this.#paths = undefined;
     if (record === undefined || this.stopped) return;
     if (record.loc === '') {
       const what = this.#kind === 'rss' ? '<item> without <link>' : this.#kind === 'atom' ? '<entry> without a <link href>' : '<url> without <loc>';
@@ -835,12 +837,12 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#entries++;
     this.#options.emit(record, this.#entryPlace());
-    this.#paths = undefined;
   }
 
   #finishEntry(): void {
     const entry = this.#entry;
     this.#entry = undefined;
+    this.#paths = undefined;
     if (entry === undefined || this.stopped) return;
     if (entry.loc === '') {
       this.#report('R19', 'error', '<sitemap> without <loc>; skipped');
@@ -848,7 +850,6 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#entries++;
     this.#options.emit(entry, this.#entryPlace());
-    this.#paths = undefined;
   }
 
   #entryPlace(): EntryPlace | undefined {

@@ -51,7 +51,7 @@ function slowPath(text: string, base: URL | undefined): UriResult {
   let resolved = false;
   let scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
   if (scheme === undefined) {
-    if (NOT_A_PATH.test(text)) return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not a URL (no scheme, and a space, <, > or " no path holds raw)` };
+    if (NOT_A_PATH.test(text)) return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not a URL (no http: or https:, and not a path either)` };
     const relative = base === undefined ? undefined : encodeRest(text.replace(/\\/g, '/'));
     if (base === undefined || relative === undefined) {
       return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not an absolute URL` };
