@@ -4,6 +4,7 @@ export type SitemapErrorCode =
   | 'SM_BAD_BASE_URL'
   | 'SM_INPUT_UNREADABLE'
   | 'SM_OUTPUT_UNWRITABLE'
+  | 'SM_OUTPUT_CONFLICT'
   | 'SM_NOTHING_TO_WRITE'
   | 'SM_STRICT_FAILED'
   | 'SM_INDEX_LIMIT'

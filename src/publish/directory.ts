@@ -10,11 +10,13 @@
  * Several runs may share a folder. A staging folder's name says whose it is (host, pid, stem), and a
  * run recovers only those whose owner is gone, so it never pulls the files from under a live run. A
  * run finding a live one with its own stem refuses to start: two commits of one set would mix.
+ * Nor may two sets share a file (`sitemap` splits into `sitemap-1.xml`, the single file of the stem
+ * `sitemap-1`): a run whose files another set's manifest lists refuses before it commits.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
@@ -46,6 +48,7 @@ interface Owner {
 }
 
 const manifestName = (stem: string): string => `.sitemapkit-${stem}.json`;
+const MANIFEST = /^\.sitemapkit-(.+)\.json$/;
 const stagingName = (stem: string): string => `${STAGING_PREFIX}${HOST}-${pid}-${randomBytes(6).toString('hex')}-${stem}`;
 
 export interface DirectorySinkOptions {
@@ -68,9 +71,11 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   }
   const level = gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
   let opening: Promise<string> | undefined;
+  /** The outermost folder this run created on the way to `outDir`: a run that publishes nothing removes it again. */
+  let made: string | undefined;
   const staging = (): Promise<string> => {
     if (opening === undefined) {
-      opening = openStaging(outDir, options.filename);
+      opening = openStaging(outDir, options.filename, `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`, (first) => (made = first));
       opening.catch(() => {}); // a failure surfaces through the first write or finish; this only keeps it from counting as unhandled
     }
     return opening;
@@ -90,7 +95,6 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
 
   return {
     create() {
-      void staging(); // opens while the first file is built
       if (!options.gzip) {
         // The head comes last and must lead the file, so an uncompressed file waits in memory until finished.
         const chunks: Uint8Array[] = [];
@@ -130,6 +134,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     },
     async commit(names) {
       const folder = await staging();
+      await refuseFilesOfOtherSets(outDir, options.filename, names);
       try {
         const commit: Commit = { stem: options.filename, files: [...names] };
         await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
@@ -143,21 +148,25 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     async abort() {
       for (const gzip of compressing) gzip.destroy();
       const folder = await opening?.catch(() => undefined);
-      if (folder === undefined) return;
-      // Past the marker the set is published in part: the folder stays for the next run to roll forward.
-      if (!committed) await rm(folder, { recursive: true, force: true });
-      ours.delete(basename(folder));
+      if (folder !== undefined) {
+        // Past the marker the set is published in part: the folder stays for the next run to roll forward.
+        if (!committed) await rm(folder, { recursive: true, force: true });
+        ours.delete(basename(folder));
+      }
+      if (!committed && made !== undefined) await removeEmptyFolders(outDir, made);
     },
   };
 }
 
 /**
  * Creates this run's staging folder, then recovers the folders of runs that are gone. The folder
- * comes first, so of two runs of one stem starting together at least one sees the other.
+ * comes first, so of two runs of one stem starting together at least one sees the other. A set
+ * holding the entry point every run writes is found here, before a long build rather than after.
  */
-async function openStaging(outDir: string, stem: string): Promise<string> {
+async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<string> {
   try {
-    await mkdir(outDir, { recursive: true });
+    const first = await mkdir(outDir, { recursive: true });
+    if (first !== undefined) onMade(first);
     await access(outDir, constants.W_OK);
   } catch (cause) {
     throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
@@ -172,6 +181,7 @@ async function openStaging(outDir: string, stem: string): Promise<string> {
   ours.add(name);
   try {
     await recoverInterruptedRuns(outDir, name, stem);
+    await refuseFilesOfOtherSets(outDir, stem, [entryPoint]);
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     ours.delete(name);
@@ -200,6 +210,37 @@ async function applyCommit(outDir: string, staging: string, commit: Commit): Pro
   await rm(staging, { recursive: true, force: true });
 }
 
+/**
+ * Fails when another set published in the folder lists one of `names`: committing would overwrite
+ * its file, and its index would then point at ours (or the next run of either would delete it).
+ */
+async function refuseFilesOfOtherSets(outDir: string, stem: string, names: readonly string[]): Promise<void> {
+  const wanted = new Set(names);
+  for (const entry of await readdir(outDir)) {
+    const other = MANIFEST.exec(entry)?.[1];
+    if (other === undefined || other === stem) continue;
+    const shared = (await readCommit(join(outDir, entry)))?.files.filter((name) => wanted.has(name)) ?? [];
+    if (shared.length > 0) {
+      throw new SitemapError(
+        'SM_OUTPUT_CONFLICT',
+        `"${shared[0]}" in "${outDir}" belongs to the "${other}" set published there (${entry}); this run's file names overlap it, so nothing was published. Choose another file name stem (--filename)`,
+      );
+    }
+  }
+}
+
+/** Removes `dir` and its parents up to `outermost` while they are empty (another run may have put files there since). */
+async function removeEmptyFolders(dir: string, outermost: string): Promise<void> {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return;
+    }
+    if (folder === outermost || dirname(folder) === folder) return;
+  }
+}
+
 /** One gathered write: the chunks of a file go to the kernel in a single call. */
 async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise<void> {
   const handle = await open(path, 'w');
@@ -218,7 +259,7 @@ async function recoverInterruptedRuns(outDir: string, own: string, stem: string)
     if (await isGone(outDir, entry.name, owner)) {
       await recover(outDir, entry.name, owner?.stem ?? '');
     } else if (owner?.stem === stem) {
-      throw new SitemapError('SM_OUTPUT_UNWRITABLE', `another run (process ${owner.pid}${owner.host === HOST ? '' : ' on another machine'}) is publishing the "${stem}" set into "${outDir}"; runs into one folder at once need different file names`);
+      throw new SitemapError('SM_OUTPUT_CONFLICT', `another run (process ${owner.pid}${owner.host === HOST ? '' : ' on another machine'}) is publishing the "${stem}" set into "${outDir}"; runs into one folder at once need different file names`);
     }
   }
 }

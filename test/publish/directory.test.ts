@@ -65,6 +65,41 @@ describe('publishing into a folder', () => {
     assert.deepEqual(await snapshot(dir), before);
   });
 
+  test('a run that publishes nothing creates no folder: the output folder and the parents it made are removed again', async () => {
+    const dir = await tempDir();
+    const out = join(dir, 'public', 'maps');
+    await assert.rejects(writeSitemaps(['mailto:team@example.com'], { outDir: out, baseUrl: 'https://example.com/' }), { code: 'SM_NOTHING_TO_WRITE' });
+    await assert.rejects(writeSitemaps([...urls(3), 'mailto:team@example.com'], { outDir: out, baseUrl: 'https://example.com/', strict: true }), { code: 'SM_STRICT_FAILED' });
+    assert.deepEqual(await readdir(dir), []);
+    // A folder that was there before stays, with what it held.
+    await mkdir(join(dir, 'public'));
+    await writeFile(join(dir, 'public', 'index.html'), '<h1>the site</h1>');
+    await assert.rejects(writeSitemaps([...urls(3), 'mailto:team@example.com'], { outDir: out, baseUrl: 'https://example.com/', strict: true }), { code: 'SM_STRICT_FAILED' });
+    assert.deepEqual(await readdir(join(dir, 'public')), ['index.html']);
+  });
+
+  test('two sets may not share a file: a stem whose files another set lists is refused, and both sets stay as they were', async () => {
+    const dir = await tempDir();
+    // `sitemap` split in three writes sitemap-1.xml, the one file the stem `sitemap-1` would write.
+    await writeSitemaps(urls(5), { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 2 });
+    const before = await snapshot(dir);
+    await assert.rejects(writeSitemaps(urls(2, 'b'), { outDir: dir, baseUrl: 'https://example.com/', filename: 'sitemap-1' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: /"sitemap-1\.xml" in ".*" belongs to the "sitemap" set published there \(\.sitemapkit-sitemap\.json\).*--filename/,
+    });
+    assert.deepEqual(await snapshot(dir), before);
+
+    // The other way round the overlap shows only once the set is split, so it is found at the commit.
+    const other = await tempDir();
+    await writeSitemaps(urls(2, 'b'), { outDir: other, baseUrl: 'https://example.com/', filename: 'sitemap-2' });
+    const published = await snapshot(other);
+    await assert.rejects(writeSitemaps(urls(5), { outDir: other, baseUrl: 'https://example.com/', maxUrlsPerFile: 2 }), { code: 'SM_OUTPUT_CONFLICT', message: /"sitemap-2\.xml" .* belongs to the "sitemap-2" set/ });
+    assert.deepEqual(await snapshot(other), published);
+    // Names that do not overlap are fine beside it.
+    await writeSitemaps(urls(3), { outDir: other, baseUrl: 'https://example.com/', maxUrlsPerFile: 2, filename: 'pages' });
+    assert.deepEqual((await readdir(other)).sort(), ['.sitemapkit-pages.json', '.sitemapkit-sitemap-2.json', 'pages-1.xml', 'pages-2.xml', 'pages.xml', 'sitemap-2.xml']);
+  });
+
   test('files of the previous set that the new one lacks are removed; other files stay', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'sitemap-news.xml'), 'not ours: another stem');
@@ -201,7 +236,7 @@ describe('runs sharing a folder', () => {
     const first = heldRun(dir, 'sitemap');
     await first.waiting;
     await assert.rejects(writeSitemaps(urls(5, 'b'), { outDir: dir, baseUrl: 'https://example.com/' }), (error: Error & { code?: string }) => {
-      assert.equal(error.code, 'SM_OUTPUT_UNWRITABLE');
+      assert.equal(error.code, 'SM_OUTPUT_CONFLICT');
       assert.match(error.message, new RegExp(`^another run \\(process ${process.pid}\\) is publishing the "sitemap" set into ".*"; runs into one folder at once need different file names$`));
       return true;
     });
@@ -242,7 +277,7 @@ describe('runs sharing a folder', () => {
 
     // A live run of the same stem, here or elsewhere, refuses the run.
     for (const stem of ['products', 'news']) {
-      await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: stem }), { code: 'SM_OUTPUT_UNWRITABLE', message: new RegExp(`is publishing the "${stem}" set`) });
+      await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: stem }), { code: 'SM_OUTPUT_CONFLICT', message: new RegExp(`is publishing the "${stem}" set`) });
     }
     assert.deepEqual((await stagingFolders(dir)).sort(), [foreignLive, liveRun].sort());
   });
