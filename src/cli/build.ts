@@ -61,7 +61,7 @@ export async function buildCommand(flags: BuildFlags, io: CliIo): Promise<number
       progress?.stop();
       const failed = isSitemapError(error) ? (error as SitemapError & { summary?: BuildSummary }).summary : undefined;
       if (failed === undefined) throw error;
-      if (flags.json) io.stdout.write(`${JSON.stringify(jsonReport(failed, false))}\n`);
+      if (flags.json) io.stdout.write(`${JSON.stringify({ ...jsonReport(failed, false), error: (error as SitemapError).message, code: (error as SitemapError).code })}\n`);
       else io.stderr.write(formatFindings(failed));
       io.stderr.write(`sitemapkit: ${(error as Error).message}\n`);
       return EXIT_FINDINGS;

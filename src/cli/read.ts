@@ -86,7 +86,7 @@ export async function parseCommand(input: string, flags: ParseFlags, io: CliIo):
   if (flags.json) {
     const listsSitemaps = LISTS_SITEMAPS.has(parsed.kind);
     const result = { kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts };
-    await write(io.stdout, `${JSON.stringify(failure === undefined ? result : { ...result, error: failure.message })}\n`);
+    await write(io.stdout, `${JSON.stringify(failure === undefined ? result : { ...result, error: failure.message, code: failure.code })}\n`);
   } else {
     const noun = LISTS_SITEMAPS.has(parsed.kind) ? 'sitemap' : 'URL';
     io.stderr.write(`${source.name}: ${parsed.kind}, ${parsed.entries.toLocaleString('en-US')} ${noun}${parsed.entries === 1 ? '' : 's'}, ${formatBytes(parsed.bytes)}${parsed.compressed ? ' (gzip)' : ''}\n`);
@@ -123,7 +123,7 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   const diagnostics = result.diagnostics.map(located(source.name));
   if (flags.json) {
     const summary = { valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts };
-    await write(io.stdout, `${JSON.stringify(result.error === undefined ? summary : { ...summary, error: result.error.message })}\n`);
+    await write(io.stdout, `${JSON.stringify(result.error === undefined ? summary : { ...summary, error: result.error.message, code: result.error.code })}\n`);
   } else {
     const noun = LISTS_SITEMAPS.has(result.kind) ? 'sitemap' : 'URL';
     const verdict = result.error !== undefined ? 'NOT READ WHOLE' : result.valid ? 'valid' : 'INVALID';

@@ -51,7 +51,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--max-bytes <n>', 'uncompressed bytes per file, at most 52428800', parseWholeNumber)
     .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
     .action(async (options: Parameters<typeof buildCommand>[0]) => {
-      exitCode = await buildCommand(options, io);
+      exitCode = await jsonOnFailure(options.json, { published: false }, io, (out) => buildCommand(options, out));
     });
 
   program
@@ -63,7 +63,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--ndjson', 'print one JSON record a line, as it is read (for large files)', false)
     .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
     .action(async (source: string, options: Parameters<typeof parseCommand>[1]) => {
-      exitCode = await parseCommand(source, options, io);
+      exitCode = await jsonOnFailure(options.json, {}, io, (out) => parseCommand(source, options, out));
     });
 
   program
@@ -75,7 +75,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print one JSON object: { valid, diagnostics }', false)
     .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
     .action(async (source: string, options: Parameters<typeof validateCommand>[1]) => {
-      exitCode = await validateCommand(source, options, io);
+      exitCode = await jsonOnFailure(options.json, { valid: false }, io, (out) => validateCommand(source, options, out));
     });
 
   program
@@ -92,7 +92,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--max-sitemaps <n>', 'sitemaps read at most; well-known paths probed count only when they find one (default 50000)', parseWholeNumber)
     .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
     .action(async (siteUrl: string, options: Parameters<typeof discoverCommand>[1]) => {
-      exitCode = await discoverCommand(siteUrl, options, io);
+      exitCode = await jsonOnFailure(options.json, {}, io, (out) => discoverCommand(siteUrl, options, out));
     });
 
   try {
@@ -107,6 +107,34 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       io.stderr.write(`sitemapkit: ${error.message}\n`);
       return error.code === 'SM_BAD_BASE_URL' || error.code === 'SM_BAD_OPTION' ? EXIT_USAGE : EXIT_FINDINGS;
     }
+    throw error;
+  }
+}
+
+/**
+ * `--json` promises one object on standard output. A command prints its own, failure or not, once
+ * it has something to say; one that fails before (an input that cannot be opened, a bad option)
+ * prints `{ ...fields, error, code }`. The sentence still goes to standard error.
+ */
+async function jsonOnFailure(json: boolean, fields: Record<string, unknown>, io: CliIo, command: (io: CliIo) => Promise<number>): Promise<number> {
+  if (!json) return command(io);
+  let printed = false;
+  const stdout = new Proxy(io.stdout, {
+    get(target, key) {
+      if (key === 'write') {
+        return (...args: Parameters<typeof target.write>) => {
+          printed = true;
+          return target.write(...args);
+        };
+      }
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  try {
+    return await command({ ...io, stdout });
+  } catch (error) {
+    if (!printed && isSitemapError(error)) io.stdout.write(`${JSON.stringify({ ...fields, error: error.message, code: error.code })}\n`);
     throw error;
   }
 }

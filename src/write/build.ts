@@ -117,9 +117,9 @@ export async function buildSitemaps(
     now = Date.now,
   } = options;
   const base = parseBaseUrl(options.baseUrl);
-  checkLimit('maxUrlsPerFile', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
-  checkLimit('maxBytesPerFile', maxBytesPerFile, MAX_SITEMAP_BYTES);
-  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename "${filename}" may only use letters, digits, ".", "_" and "-"`);
+  checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
+  checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
+  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
   const extension = gzip ? '.xml.gz' : '.xml';
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
@@ -151,6 +151,16 @@ export async function buildSitemaps(
     // Start this file's finish first, then wait for the one before.
     if (inFlight.length > MAX_WRITES_IN_FLIGHT) await inFlight.shift();
   };
+  // The index is a file too: it may not pass the byte limit either, and cannot be split.
+  let indexBytes = utf8Length(serializeSitemapIndex([], stylesheet));
+  const listInIndex = (name: string, part: SitemapPart): void => {
+    const entry: SitemapIndexEntry = { loc: new URL(name, base).href };
+    if (part.newestLastmod !== undefined) entry.lastmod = part.newestLastmod;
+    indexBytes += serializeSitemapIndex([entry]).length - serializeSitemapIndex([]).length;
+    if (indexBytes > maxBytesPerFile) {
+      throw new SitemapError('SM_INDEX_LIMIT', `the index of ${parts.length + 1} sitemap files would be more than ${maxBytesPerFile} bytes (maxBytesPerFile, --max-bytes); an index cannot be split (indexes cannot nest, R22): allow larger files`);
+    }
+  };
   const closePart = async (): Promise<void> => {
     const part: ClosedPart = { ...builder.finish(), writer };
     writer = sink.create();
@@ -159,12 +169,14 @@ export async function buildSitemaps(
       return;
     }
     if (held !== undefined) {
+      listInIndex(childName(1), held.part);
       await store(childName(1), held);
       held = undefined;
     }
     if (parts.length >= MAX_SITEMAPS_PER_INDEX) {
       throw new SitemapError('SM_INDEX_LIMIT', `more than ${MAX_SITEMAPS_PER_INDEX} sitemap files would be needed; an index cannot list more and indexes cannot nest (R20, R22)`);
     }
+    listInIndex(childName(parts.length + 1), part.part);
     await store(childName(parts.length + 1), part);
   };
 

@@ -94,6 +94,24 @@ describe('sitemapkit build', () => {
     assert.match(result.stderr, /^sitemapkit: cannot write to output folder ".*urls\.txt\/out": a file is in the way where a folder is needed\n$/);
   });
 
+  test('--json prints one object on standard output when the run fails before it has a summary too', async () => {
+    const cases: [string[], number, Record<string, unknown>][] = [
+      [['build', '-i', 'missing.txt', '-o', 'out-failed', ...BASE, '--json'], 1, { published: false, code: 'SM_INPUT_UNREADABLE', error: 'cannot read input "missing.txt": no such file' }],
+      [['build', '-i', 'urls.txt', '-o', 'out-failed', '--base-url', 'example.com', '--json'], 2, { published: false, code: 'SM_BAD_BASE_URL', error: 'base URL "example.com" is not an absolute URL (e.g. https://example.com/)' }],
+      [['build', '-i', 'urls.txt', '-o', 'urls.txt/out', ...BASE, '--json'], 1, { published: false, code: 'SM_OUTPUT_UNWRITABLE' }],
+      [['validate', 'missing.xml', '--json'], 1, { valid: false, code: 'SM_INPUT_UNREADABLE', error: 'cannot read "missing.xml": no such file' }],
+      [['parse', 'missing.xml', '--json'], 1, { code: 'SM_INPUT_UNREADABLE' }],
+    ];
+    for (const [argv, code, expected] of cases) {
+      const result = await runCli(argv, { cwd });
+      assert.equal(result.code, code, argv.join(' '));
+      const printed = JSON.parse(result.stdout) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(expected)) assert.equal(printed[key], value, `${argv.join(' ')}: ${key}`);
+      assert.equal(result.stderr, `sitemapkit: ${String(printed['error'])}\n`);
+    }
+    await assert.rejects(readdir(join(cwd, 'out-failed')), { code: 'ENOENT' });
+  });
+
   test('usage errors exit 2', async () => {
     const missing = await runCli(['build', '-i', 'urls.txt', '-o', 'out'], { cwd });
     assert.equal(missing.code, 2);
@@ -104,7 +122,7 @@ describe('sitemapkit build', () => {
     assert.equal(badNumber.code, 2);
     assert.match(badNumber.stderr, /--max-urls <n>' argument 'many' is invalid\. expected a whole number/);
     const tooMany = await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', '60000'], { cwd });
-    assert.deepEqual(tooMany, { code: 2, stdout: '', stderr: 'sitemapkit: maxUrlsPerFile must be a whole number from 1 to 50000, got 60000\n' });
+    assert.deepEqual(tooMany, { code: 2, stdout: '', stderr: 'sitemapkit: maxUrlsPerFile (--max-urls) must be a whole number from 1 to 50000, got 60000\n' });
     assert.equal((await runCli(['build', '--bogus'], { cwd })).code, 2);
     assert.equal((await runCli(['frobnicate'], { cwd })).code, 2);
     assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--format', 'xml'], { cwd })).code, 2);

@@ -152,6 +152,23 @@ describe('buildSitemaps', () => {
     assert.equal(sink.files.size, 0);
   });
 
+  test('the index keeps to maxBytesPerFile too: an index too large for it is a clear error, found as the files are made', async () => {
+    const sink = memorySink();
+    const records = (n: number): SourceItem[] => Array.from({ length: n }, (_, i) => ({ line: i + 1, record: `https://example.com/page/${i}` }));
+    // 400 bytes hold a one-URL file (~150 bytes) but not an index of ten (~620 bytes).
+    await assert.rejects(buildSitemaps(records(10), { baseUrl: BASE, maxUrlsPerFile: 1, maxBytesPerFile: 400 }, sink), (error: unknown) => {
+      assert.ok(isSitemapError(error) && error.code === 'SM_INDEX_LIMIT');
+      assert.match(error.message, /^the index of 5 sitemap files would be more than 400 bytes \(maxBytesPerFile, --max-bytes\); an index cannot be split/);
+      return true;
+    });
+    assert.ok(sink.aborted);
+    // Just under the limit, every file, the index included, keeps to it.
+    const fits = memorySink();
+    await buildSitemaps(records(4), { baseUrl: BASE, maxUrlsPerFile: 1, maxBytesPerFile: 400 }, fits);
+    assert.equal(fits.files.size, 5);
+    for (const [name, xml] of fits.files) assert.ok(Buffer.byteLength(xml) <= 400, `${name}: ${Buffer.byteLength(xml)} bytes`);
+  });
+
   test('input findings from a source are counted and reported with their line', async () => {
     const sink = memorySink();
     const summary = await buildSitemaps(
