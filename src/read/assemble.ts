@@ -64,6 +64,9 @@ const VIDEO_FIELDS = new Set([
   'uploader', 'platform', 'live',
 ]);
 const NEWS_FIELDS = new Set(['access', 'genres', 'publication_date', 'title', 'keywords', 'stock_tickers']);
+/** Deprecated in 2022 and ignored by Google (R36), and not in the record: said where they are met, as the validator cannot see them. */
+const DEPRECATED_PLAYER_ATTRIBUTES = new Set(['allow_embed', 'autoplay']);
+const DEPRECATED = 'is deprecated and ignored by Google since 2022; ignored here too';
 
 /**
  * Where an entry starts, and where its fields do, to place findings about them: for an entry read
@@ -138,12 +141,13 @@ export class SitemapAssembler implements XmlEvents {
     return this.#capture;
   }
 
-  #report(rule: string, level: DiagnosticLevel, message: string, url?: string, at?: XmlPosition): void {
+  #report(rule: string, level: DiagnosticLevel, message: string, url?: string, at?: XmlPosition, field?: string): void {
     // Once reading has stopped nothing more is reported, as nothing more is emitted: how much of the chunk at hand was read must not show.
     if (this.stopped) return;
     const { line, column } = at ?? this.#options.position();
     const diagnostic: Diagnostic = { rule, level, message, line, column };
     if (url !== undefined) diagnostic.url = url;
+    if (field !== undefined) diagnostic.field = field;
     this.#options.report(diagnostic);
   }
 
@@ -298,8 +302,10 @@ export class SitemapAssembler implements XmlEvents {
     let seen = 0;
     let extension = false;
     let news = false;
-    // Inside a video field's start tag: its attributes go with the field.
-    let videoAttributes = false;
+    // Inside a video field's start tag, its name: its attributes go with the field.
+    let videoAttributes: string | undefined;
+    // Which of the video fields that may come once the video at hand has had (videoFieldsSeen).
+    let videoOnce = 0;
     for (let i = 0; i < content.count; i++) {
       const name = content.names[i] as XmlName;
       switch (content.kinds[i]) {
@@ -320,6 +326,7 @@ export class SitemapAssembler implements XmlEvents {
           // A second <news:news> is reported (R37) on the usual path.
           if (group === undefined || (group === Group.News && news)) return [];
           news ||= group === Group.News;
+          if (group === Group.Video) videoOnce = 0;
           extension = true;
           groups.push(group);
           plan.push(GROUP_STARTS[group]);
@@ -329,18 +336,21 @@ export class SitemapAssembler implements XmlEvents {
           const group = groups[groups.length - 1] as Group;
           // As for a leaf <news:publication> below; attributes elsewhere are ignored, as on the usual path.
           if (group === Group.News && name.ns === NS.news && name.local === 'publication') return [];
-          videoAttributes = group === Group.Video && groupField(group, name) !== undefined;
-          plan.push(videoAttributes ? Step.VideoAttributesStart : Step.Skip);
+          if (group === Group.Video && name.ns === NS.video && (videoOnce = videoFieldsSeen(videoOnce, name.local)) === -1) return [];
+          videoAttributes = group === Group.Video ? groupField(group, name) : undefined;
+          plan.push(videoAttributes === undefined ? Step.Skip : Step.VideoAttributesStart);
           break;
         }
         case EntryPart.AttributedText:
         case EntryPart.GroupLeaf: {
-          videoAttributes = false;
+          videoAttributes = undefined;
           // Other children of a group are ignored without a word, as on the usual path.
           const group = groups[groups.length - 1] as Group;
           const field = groupField(group, name);
           // A leaf <news:publication> is a publication without fields on the usual path; not worth a step of its own.
           if (group === Group.News && name.ns === NS.news && name.local === 'publication') return [];
+          // An attributed one was counted at its start.
+          if (content.kinds[i] === EntryPart.GroupLeaf && group === Group.Video && name.ns === NS.video && (videoOnce = videoFieldsSeen(videoOnce, name.local)) === -1) return [];
           plan.push(field === undefined ? Step.Skip : { group, key: field });
           break;
         }
@@ -353,7 +363,8 @@ export class SitemapAssembler implements XmlEvents {
           plan.push(Step.AlternateStart);
           break;
         case EntryPart.Attribute:
-          if (videoAttributes) plan.push({ attribute: name });
+          if (videoAttributes === 'player_loc' && name.ns === '' && DEPRECATED_PLAYER_ATTRIBUTES.has(name.local)) return [];
+          if (videoAttributes !== undefined) plan.push({ attribute: name });
           else if (groups.length > 0) plan.push(Step.Skip);
           // On a link, as on the usual path, only rel, hreflang and href in no namespace count; the rest is ignored.
           else plan.push((name.ns === '' && Object.hasOwn(ALTERNATE_ATTRIBUTES, name.local) ? ALTERNATE_ATTRIBUTES[name.local] : undefined) ?? Step.Skip);
@@ -597,7 +608,7 @@ export class SitemapAssembler implements XmlEvents {
       case Role.Image:
         return ns === NS.image && IMAGE_FIELDS.has(local) ? this.#capturing(Owner.Image, local, attributes) : Role.Ignored;
       case Role.Video:
-        return ns === NS.video && VIDEO_FIELDS.has(local) ? this.#capturing(Owner.Video, local, attributes) : Role.Ignored;
+        return ns === NS.video ? this.#videoChild(local, attributes) : Role.Ignored;
       case Role.News:
         if (ns !== NS.news) return Role.Ignored;
         if (local === 'publication') {
@@ -644,6 +655,32 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#unknownNamespace(ns);
     return Role.Ignored;
+  }
+
+  /** A child of `<video:video>`. What R36 says of a repeat or a deprecated part is said here: the record keeps neither, so the validator cannot. */
+  #videoChild(local: string, attributes: readonly XmlAttribute[]): Role {
+    if (local === 'tvshow') {
+      this.#videoFinding('warn', 'tvshow', (field) => `${field} ${DEPRECATED}`);
+      return Role.Ignored;
+    }
+    if (!VIDEO_FIELDS.has(local)) return Role.Ignored;
+    // The first is kept, as for a repeated <loc> or <news:news>: reading on would let a later one undo it.
+    if ((local === 'restriction' || local === 'platform') && this.#video?.[local] !== undefined) {
+      this.#videoFinding('error', local, () => `more than one <video:${local}> in a <video:video>; the first is kept`);
+      return Role.Ignored;
+    }
+    if (local === 'player_loc') {
+      for (const { ns, local: name } of attributes) {
+        if (ns === '' && DEPRECATED_PLAYER_ATTRIBUTES.has(name)) this.#videoFinding('warn', 'player_loc', (field) => `the ${name} attribute of ${field} ${DEPRECATED}`);
+      }
+    }
+    return this.#capturing(Owner.Video, local, attributes);
+  }
+
+  /** An R36 finding about `key` of the video being read (it joins the record at its end), at the element opening. */
+  #videoFinding(level: DiagnosticLevel, key: string, message: (field: string) => string): void {
+    const field = `videos[${(this.#record?.videos?.length ?? 0) + 1}].${key}`;
+    this.#report('R36', level, message(field), this.#record?.loc || undefined, undefined, field);
   }
 
   /** A core field (loc, lastmod…): each at most once (R6/R19), in schema order (R7). */
@@ -903,6 +940,16 @@ function groupField(group: Group, name: XmlName): string | undefined {
     default:
       return name.ns === NS.news && (name.local === 'name' || name.local === 'language') ? name.local : undefined;
   }
+}
+
+/**
+ * `seen` (bits of the video fields that may come once in a video: restriction, platform) with
+ * `local` added, or -1 when the usual path reports it (R36): a second of those, or a tvshow.
+ */
+function videoFieldsSeen(seen: number, local: string): number {
+  if (local === 'tvshow') return -1;
+  const bit = local === 'restriction' ? 1 : local === 'platform' ? 2 : 0;
+  return (seen & bit) === 0 ? seen | bit : -1;
 }
 
 const GROUP_STARTS = [Step.ImageStart, Step.VideoStart, Step.NewsStart, Step.PublicationStart] as const;

@@ -12,6 +12,7 @@
  */
 import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
 import { NS } from '../model/namespaces.ts';
+import { positionIn } from './locate.ts';
 
 export interface XmlAttribute {
   /** Namespace URI, '' for an unprefixed attribute. */
@@ -347,6 +348,15 @@ function attributeValueOnSight(raw: string): string | undefined {
   return raw.indexOf('&') === -1 ? raw : decodeEntities(raw);
 }
 
+/** Where the first `&` in `text` that starts no reference `decode` reads is, or -1. */
+function bareAmpersand(text: string): number {
+  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', amp + 1)) {
+    const semicolon = referenceEnd(text, amp);
+    if (semicolon === -1 || resolveReference(text.slice(amp + 1, semicolon)) === undefined) return amp;
+  }
+  return -1;
+}
+
 /** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
 function decodeEntitiesLeniently(text: string): string {
   return decode(text, true, text.indexOf('&')) as string;
@@ -410,9 +420,9 @@ function resolveReference(name: string): string | undefined {
   return referencedChar(Number.parseInt(digits, hex ? 16 : 10));
 }
 
-/** A short excerpt around the first `&`, for messages. */
-function clipAround(text: string, ampersand = '&'): string {
-  const at = Math.max(0, text.indexOf(ampersand) - 20);
+/** A short excerpt around the first `&` (or the one at `index`), for messages. */
+function clipAround(text: string, ampersand = '&', index = text.indexOf(ampersand)): string {
+  const at = Math.max(0, index - 20);
   return JSON.stringify(text.slice(at, at + 40).replaceAll(ampersand, '&'));
 }
 
@@ -495,6 +505,8 @@ export class XmlTokenizer {
   #saxesTextOffset = 0;
   /** How many characters the text since then has after its last line end (-1: none in it). */
   #saxesTextTail = -1;
+  /** Where the first bare `&` given to saxes since then stands: a text holding one is reported there. */
+  #saxesAmpersandAt: XmlPosition | undefined;
   /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #saxesHeld: string[] = [];
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
@@ -790,7 +802,7 @@ export class XmlTokenizer {
       this.#pos = end;
       return true;
     }
-    // Findings in a text are placed at its start, wherever the chunks were cut (counted only when needed).
+    // Findings in a text are placed from its start, wherever the chunks were cut (counted only when needed).
     const pendingAt = this.#pendingText === '' ? undefined : this.#pendingTextAt;
     const whole = this.#pendingText === '' ? raw : this.#pendingText + raw;
     this.#pendingText = '';
@@ -808,7 +820,10 @@ export class XmlTokenizer {
       const decoded = decodeEntities(text);
       if (decoded === undefined) {
         // The commonest breakage in the wild: a bare `&` in a URL. Read it literally and go on.
-        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text)}); read literally, write &amp;`, pendingAt ?? this.#positionAt(this.#bufferOffset + start));
+        // Placed at the `&` from the text's start: its line ends are the document's, one LF for each.
+        const bare = bareAmpersand(text);
+        const at = positionIn(text, bare, pendingAt ?? this.#positionAt(this.#bufferOffset + start));
+        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text, '&', bare)}); read literally, write &amp;`, at);
         text = decodeEntitiesLeniently(text);
       } else {
         text = decoded;
@@ -1617,8 +1632,8 @@ export class XmlTokenizer {
       this.#saxesTextTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
       if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-        // Where the fast path puts it: at the text's start.
-        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn));
+        // Where the fast path puts it: at the `&` (its text is decoded here, so it was placed as it was written, #toSaxesPlacing).
+        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesAmpersandAt as XmlPosition);
       }
       if (events.capturing) events.text(this.#unmarked(text));
     });
@@ -1737,14 +1752,14 @@ export class XmlTokenizer {
     const marked = this.#marked(clean);
     try {
       if (clean === text) {
-        this.#toSaxes(marked);
+        this.#toSaxesPlacing(marked, 0, marked.length);
         return;
       }
       // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it.
       let from = 0;
       DISALLOWED_CHARS.lastIndex = 0;
       for (let match = DISALLOWED_CHARS.exec(text); match !== null; match = DISALLOWED_CHARS.exec(text)) {
-        if (match.index > from) this.#toSaxes(marked.slice(from, match.index));
+        if (match.index > from) this.#toSaxesPlacing(marked, from, match.index);
         from = match.index;
         if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
           this.#disallowedReports++;
@@ -1755,7 +1770,7 @@ export class XmlTokenizer {
           }
         }
       }
-      this.#toSaxes(marked.slice(from));
+      this.#toSaxesPlacing(marked, from, marked.length);
     } catch (error) {
       // Thrown from our own handler to stop saxes in the middle of a chunk.
       if (error !== ABANDONED) throw error;
@@ -1796,6 +1811,23 @@ export class XmlTokenizer {
     const allowed = this.#xml11 ? code >= 1 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff : referencedChar(code) !== undefined;
     return allowed ? match : BARE_AMPERSAND_MARK + match.slice(1);
   };
+
+  /**
+   * Gives saxes `marked` from `from` to `to`, cut at a bare `&` (BARE_AMPERSAND_MARK) that may be the
+   * first since markup last ended: written up to it, its place is where saxes has got to. Only a `>`
+   * ends markup, so one after another in the same stretch needs no cut.
+   */
+  #toSaxesPlacing(marked: string, from: number, to: number): void {
+    let markupEnd = -1;
+    for (let mark = marked.indexOf(BARE_AMPERSAND_MARK, from); mark !== -1 && mark < to; mark = marked.indexOf(BARE_AMPERSAND_MARK, mark + 1)) {
+      if (markupEnd < from) markupEnd = indexOrLength(marked, '>', from);
+      if (this.#saxesAmpersandAt !== undefined && markupEnd > mark) continue;
+      this.#toSaxes(marked.slice(from, mark));
+      from = mark;
+      this.#saxesAmpersandAt ??= this.writtenTo();
+    }
+    this.#toSaxes(marked.slice(from, to));
+  }
 
   #toSaxes(text: string): void {
     if (text === '') return;
@@ -1869,6 +1901,7 @@ export class XmlTokenizer {
     this.#saxesTextColumn = saxes.columnIndex;
     this.#saxesTextOffset = saxes.position;
     this.#saxesTextTail = -1;
+    this.#saxesAmpersandAt = undefined;
   }
 }
 
