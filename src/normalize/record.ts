@@ -142,17 +142,17 @@ export class RecordNormalizer {
       const news = this.#news(input['news']);
       if (news !== undefined) record.news = news;
     }
-    const alternates = this.#list(input['alternates'], 'alternates', (alternate, n) => this.#alternate(alternate, n));
-    if (alternates !== undefined) {
-      if (loc !== undefined) this.#checkAlternateSet(alternates, loc);
-      record.alternates = alternates;
+    if (input['alternates'] !== undefined && input['alternates'] !== null) {
+      const alternates = this.#alternates(input['alternates'], loc);
+      if (alternates !== undefined) record.alternates = alternates;
     }
     if (loc === undefined) return undefined;
     return lastmodEpoch === undefined ? { record } : { record, lastmodEpoch };
   }
 
+  /** Every URL field is resolved as `loc` is: a relative URL in the input is relative to the site. */
   #uri(value: string, field: string, isLoc: boolean): string | undefined {
-    const result = toSitemapUri(value, isLoc ? this.#options.base : undefined);
+    const result = toSitemapUri(value, this.#options.base);
     const what = isLoc ? 'record dropped' : `${field} dropped`;
     if (!result.ok) {
       this.#report(result.rule, 'error', `${what}: ${field} ${result.reason}`, field);
@@ -315,6 +315,11 @@ export class RecordNormalizer {
       },
       '{ relationship: "allow" | "deny", platforms: ["web" | "mobile" | "tv", ...] }',
     );
+    // The schema allows an empty list, but it is most likely a list that came out empty: allowing none plays the video nowhere, denying none restricts nothing.
+    const noneListed = (key: 'restriction' | 'platform', relationship: 'allow' | 'deny', what: string): void =>
+      report('R36', 'warn', relationship === 'allow' ? `${field}.${key} allows no ${what}: the video may be played nowhere (leave the ${key} out to allow every ${what})` : `${field}.${key} denies no ${what}, so it restricts nothing`, `${field}.${key}`);
+    if (video.restriction?.countries === '') noneListed('restriction', video.restriction.relationship, 'country');
+    if (video.platform?.platforms === '') noneListed('platform', video.platform.relationship, 'platform');
     if (input['uploader'] !== undefined) {
       const uploader = input['uploader'];
       const name = isObject(uploader) ? this.#text(uploader['name'], `${field}.uploader.name`, 'R36', MAX_VIDEO_UPLOADER_LENGTH) : undefined;
@@ -396,6 +401,33 @@ export class RecordNormalizer {
     return writable ? news : undefined;
   }
 
+  /** The list, checked as a set (R38): an hreflang given twice, and whether the URL lists itself. */
+  #alternates(value: unknown, loc: string | undefined): AlternateRecord[] | undefined {
+    const hrefs = new Map<string, string>();
+    // Each kept alternate's place in the input, for its field path.
+    const places: number[] = [];
+    let listsItself = false;
+    const alternates = this.#list(value, 'alternates', (item, n) => {
+      const alternate = this.#alternate(item, n);
+      if (alternate === undefined) return undefined;
+      const key = alternate.hreflang.toLowerCase();
+      const earlier = hrefs.get(key);
+      if (earlier !== undefined && earlier !== alternate.href) this.#report('R38', 'warn', `hreflang "${alternate.hreflang}" is listed twice with different URLs`, `alternates[${n}].hreflang`);
+      hrefs.set(key, alternate.href);
+      // Both as the writer writes them (scheme and host in lower case, the empty path "/"): what still differs names another URL to a search engine.
+      if (alternate.href === loc) listsItself = true;
+      places.push(n);
+      return alternate;
+    });
+    if (alternates === undefined || loc === undefined || listsItself) return alternates;
+    // A trailing slash or letter case away is most likely the URL meant: named, since it looks the same at a glance.
+    const loose = looseUrl(loc);
+    const near = alternates.findIndex((alternate) => looseUrl(alternate.href) === loose);
+    if (near === -1) this.#report('R38', 'warn', 'the URL is not listed among its own alternates', 'alternates');
+    else this.#report('R38', 'warn', `the URL is not listed among its own alternates: ${alternates[near]?.href} differs from it only by a trailing slash or letter case, which makes it another URL`, `alternates[${places[near]}].href`);
+    return alternates;
+  }
+
   #alternate(input: unknown, n: number): AlternateRecord | undefined {
     const field = `alternates[${n}]`;
     if (!isObject(input) || typeof input['hreflang'] !== 'string' || typeof input['href'] !== 'string') {
@@ -410,17 +442,11 @@ export class RecordNormalizer {
     const href = this.#uri(input['href'], `${field}.href`, false);
     return href === undefined ? undefined : { hreflang, href };
   }
+}
 
-  #checkAlternateSet(alternates: AlternateRecord[], loc: string): void {
-    const seen = new Map<string, string>();
-    for (const { hreflang, href } of alternates) {
-      const key = hreflang.toLowerCase();
-      const earlier = seen.get(key);
-      if (earlier !== undefined && earlier !== href) this.#report('R38', 'warn', `hreflang "${hreflang}" is listed twice with different URLs`);
-      seen.set(key, href);
-    }
-    if (!alternates.some((a) => a.href === loc)) this.#report('R38', 'warn', 'the URL is not listed among its own alternates');
-  }
+/** A URL with letter case and a trailing slash on its path ignored: only to tell a near miss. */
+function looseUrl(uri: string): string {
+  return uri.toLowerCase().replace(/^([^?#]*?)\/?([?#]|$)/, '$1$2');
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

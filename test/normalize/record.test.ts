@@ -115,3 +115,57 @@ describe('RecordNormalizer', () => {
     assert.ok(result.rules.includes('R2:warn'));
   });
 });
+
+describe('RecordNormalizer: alternates and extension URLs', () => {
+  const link = (hreflang: string, href: string) => ({ hreflang, href });
+
+  test('a URL not among its own alternates is warned at its alternates (R38); the comparison is on the URLs as written, so host case and an empty path do not count', () => {
+    const missing = normalize({ loc: 'https://example.com/en', alternates: [link('de', 'https://example.com/de')] });
+    assert.deepEqual(missing.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R38:warn alternates']);
+    assert.deepEqual(normalize({ loc: 'https://example.com', alternates: [link('en', 'HTTPS://Example.COM:443/'), link('de', 'https://example.com/de')] }).rules, []);
+  });
+
+  test('an alternate that differs from the URL only by a trailing slash or letter case is named: search engines take them as other URLs', () => {
+    const slash = normalize({ loc: 'https://example.com/en', alternates: [link('de', 'https://example.com/de'), link('en', 'https://example.com/en/')] });
+    assert.deepEqual(slash.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R38:warn alternates[2].href']);
+    assert.match(slash.diagnostics[0]?.message ?? '', /https:\/\/example\.com\/en\/.*trailing slash or letter case/);
+    assert.deepEqual(normalize({ loc: 'https://example.com/EN', alternates: [link('en', 'https://example.com/en')] }).diagnostics.map((d) => d.field), ['alternates[1].href']);
+  });
+
+  test('a repeated hreflang is warned at the repeat', () => {
+    const repeated = normalize({ loc: 'https://example.com/en', alternates: [link('en', 'https://example.com/en'), link('EN', 'https://example.com/en2')] });
+    assert.deepEqual(repeated.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R38:warn alternates[2].hreflang']);
+  });
+
+  test('relative URLs in alternates, images and videos are resolved against the base as a relative loc is, each reported (R8)', () => {
+    const result = normalize({
+      loc: '/a',
+      alternates: [link('en', '/a'), link('de', 'de/a')],
+      images: [{ loc: '/i.png' }],
+      videos: [{ thumbnail_loc: '/t.jpg', title: 'T', description: 'D', content_loc: '/v.mp4', player_loc: '/p', uploader: { name: 'U', info: '/u' } }],
+    });
+    assert.deepEqual(result.record, {
+      loc: 'https://example.com/a',
+      alternates: [link('en', 'https://example.com/a'), link('de', 'https://example.com/de/a')],
+      images: [{ loc: 'https://example.com/i.png' }],
+      videos: [{ thumbnail_loc: 'https://example.com/t.jpg', title: 'T', description: 'D', content_loc: 'https://example.com/v.mp4', player_loc: 'https://example.com/p', uploader: { name: 'U', info: 'https://example.com/u' } }],
+    });
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`).sort(),
+      ['loc', 'images[1].loc', 'videos[1].thumbnail_loc', 'videos[1].content_loc', 'videos[1].player_loc', 'videos[1].uploader.info', 'alternates[1].href', 'alternates[2].href'].map((f) => `R8:warn ${f}`).sort(),
+    );
+  });
+
+  test('a video restriction or platform with an empty list is kept as given, with a warning naming its effect (R36)', () => {
+    const video = { thumbnail_loc: 'https://example.com/t.jpg', title: 'T', description: 'D', player_loc: 'https://example.com/player' };
+    const allow = normalize({ loc: 'https://example.com/v', videos: [{ ...video, restriction: { relationship: 'allow', countries: [] } }] });
+    assert.deepEqual(allow.record?.videos?.[0]?.restriction, { relationship: 'allow', countries: '' });
+    assert.deepEqual(allow.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R36:warn videos[1].restriction']);
+    assert.match(allow.diagnostics[0]?.message ?? '', /no country.*nowhere/);
+    const deny = normalize({ loc: 'https://example.com/v', videos: [{ ...video, restriction: { relationship: 'deny', countries: [] } }] });
+    assert.deepEqual(deny.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R36:warn videos[1].restriction']);
+    assert.match(deny.diagnostics[0]?.message ?? '', /no country.*restricts nothing/);
+    const platform = normalize({ loc: 'https://example.com/v', videos: [{ ...video, platform: { relationship: 'allow', platforms: [] } }] });
+    assert.deepEqual(platform.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R36:warn videos[1].platform']);
+  });
+});

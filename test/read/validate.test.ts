@@ -128,8 +128,8 @@ describe('validateSitemap', () => {
     let text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n`;
     for (let i = 1; i <= 4; i++) text += `<url><loc>https://a.example/${i}?a&b</loc><lastmod>2024-01-01T10:00Z</lastmod></url>\n`;
     const bytes = new TextEncoder().encode(`${text}</urlset>\n`);
-    // A value's finding is placed at its element (the lastmod at column 40), not at its <url>.
-    const expected = ['R2 3:11', 'R12 3:40', 'R2 4:11'];
+    // A value's finding is placed at its element (the lastmod at column 40), not at its <url>; the bare & at itself.
+    const expected = ['R2 3:32', 'R12 3:40', 'R2 4:32'];
     for (let cut = 1150; cut < bytes.length; cut += 7) {
       const result = await validateSitemap([bytes.subarray(0, cut), bytes.subarray(cut)], { maxDiagnostics: 3 });
       assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`), expected, `cut at ${cut}`);

@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { validateSitemap } from '../../src/index.ts';
+import { byteByByte, randomSplits } from '../helpers/parse.ts';
+
+const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
+const XHTML = 'xmlns:xhtml="http://www.w3.org/1999/xhtml"';
+const VIDEO = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"';
+const hreflang = new Uint8Array(readFileSync(new URL('../fixtures/validate/hreflang.xml', import.meta.url)));
+const urlset = (ns: string, body: string): Uint8Array => new TextEncoder().encode(`<urlset ${NS} ${ns}>\n${body}\n</urlset>\n`);
+const link = (lang: string, href: string): string => `<xhtml:link rel="alternate" hreflang="${lang}" href="${href}"/>`;
+const show = (d: { rule: string; level: string; field?: string; line?: number; column?: number; url?: string }): string =>
+  `${d.rule}:${d.level} ${d.field} ${d.line}${d.column === undefined ? '' : `:${d.column}`} ${d.url}`;
+
+describe('validateSitemap: hreflang alternates (R38)', () => {
+  it('a link to a <url> of the same file that does not link back is warned, once per pair, at the entry that lists it; links to URLs elsewhere are not', async () => {
+    const result = await validateSitemap(hreflang);
+    assert.deepEqual(result.diagnostics.map(show), [
+      // Reported once the file is read (the <url> linked to may come later): at the entry's line.
+      'R38:warn alternates[3].href 3 https://www.example.com/en/',
+      'R38:warn alternates[3].href 17 https://www.example.com/fr/',
+      // Its own link is checked as the entry is read: at the element.
+      'R38:warn alternates[1].href 19:5 https://www.example.com/fr/',
+      // en is linked twice (en and x-default), said once; pt lists no alternates at all.
+      'R38:warn alternates[2].href 26 https://www.example.com/es/',
+      'R38:warn alternates[4].href 26 https://www.example.com/es/',
+    ]);
+    assert.match(result.diagnostics[0]?.message ?? '', /^alternates\[3\]\.href https:\/\/www\.example\.com\/fr\/ is a <url> of this file that does not list this URL among its alternates/);
+    assert.match(result.diagnostics[2]?.message ?? '', /https:\/\/www\.example\.com\/fr differs from it only by a trailing slash or letter case/);
+    assert.equal(result.valid, true);
+  });
+
+  it('the findings do not depend on how the input was cut', async () => {
+    const whole = (await validateSitemap(hreflang)).diagnostics;
+    assert.deepEqual((await validateSitemap(byteByByte(hreflang))).diagnostics, whole);
+    for (let seed = 1; seed <= 5; seed++) assert.deepEqual((await validateSitemap(randomSplits(hreflang, seed))).diagnostics, whole, `seed ${seed}`);
+  });
+
+  it('a URL listed in the file only as a repeat (R25) is checked once', async () => {
+    const body = [
+      `<url><loc>https://a.example/en</loc>${link('en', 'https://a.example/en')}${link('de', 'https://a.example/de')}</url>`,
+      '<url><loc>https://a.example/de</loc></url>',
+      `<url><loc>https://a.example/en</loc>${link('en', 'https://a.example/en')}${link('de', 'https://a.example/de')}</url>`,
+    ].join('\n');
+    const result = await validateSitemap(urlset(XHTML, body));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field} ${d.line}`), ['R38:warn alternates[2].href 2', 'R25:warn loc 4']);
+  });
+
+  it('a link is named by its place among the links read, also when one before it is bad', async () => {
+    const body = [
+      `<url><loc>https://a.example/en</loc>${link('english', 'https://a.example/x')}${link('fr', '/fr')}${link('en', 'https://a.example/en')}${link('de', 'https://a.example/de')}</url>`,
+      '<url><loc>https://a.example/de</loc></url>',
+    ].join('\n');
+    const result = await validateSitemap(urlset(XHTML, body));
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`),
+      ['R38:warn alternates[4].href', 'R38:error alternates[1].hreflang', 'R8:error alternates[2].href'],
+    );
+  });
+
+  it('a URL that does not list itself is warned at the <url>', async () => {
+    const result = await validateSitemap(urlset(XHTML, `  <url><loc>https://a.example/en</loc>${link('de', 'https://a.example/de')}</url>`));
+    assert.deepEqual(result.diagnostics.map((d) => `${show(d)} ${d.message}`), ['R38:warn alternates 2:3 https://a.example/en the URL is not listed among its own alternates']);
+  });
+
+  it('a video restriction with no country is warned at the element, naming its effect (R36)', async () => {
+    const video = (restriction: string): string =>
+      `<video:video><video:thumbnail_loc>https://a.example/t.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description><video:content_loc>https://a.example/v.mp4</video:content_loc>\n${restriction}</video:video>`;
+    const body = [`<url><loc>https://a.example/1</loc>${video('<video:restriction relationship="allow"></video:restriction>')}</url>`, `<url><loc>https://a.example/2</loc>${video('<video:restriction relationship="deny"/>')}</url>`].join('\n');
+    const result = await validateSitemap(urlset(VIDEO, body));
+    assert.deepEqual(
+      result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field} ${d.line}:${d.column} ${d.message}`),
+      [
+        'R36:warn videos[1].restriction 3:1 videos[1].restriction allows no country: the video may be played nowhere (leave the restriction out to allow every country)',
+        'R36:warn videos[1].restriction 5:1 videos[1].restriction denies no country, so it restricts nothing',
+      ],
+    );
+  });
+});
