@@ -162,11 +162,11 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be read only once');
     this.#started = true;
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
-    const [head, rest] = await peek(bytes, SNIFF_BYTES);
+    const [head, cuts, rest] = await peek(bytes, SNIFF_BYTES);
     let text = '';
     const { decoder } = sniffEncoding(head, this.report, isAscii);
     const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
-    for await (const chunk of decodeChunks(prepend(head, rest), decoder, onInvalid)) text += chunk;
+    for await (const chunk of decodeChunks(prepend(cuts, rest), decoder, onInvalid)) text += chunk;
     return text;
   }
 
@@ -175,7 +175,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be iterated only once');
     this.#started = true;
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
-    const [head, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
+    const [head, cuts, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
     if (head.length === 0) {
       this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
       return;
@@ -184,7 +184,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const controls: ControlCheck = { checked: decoder.encoding === 'utf-8' };
     // Where in the text the first bytes the encoding does not allow are: the XML reader reports them there once it has got to them.
     const invalid: InvalidBytes = { at: -1, reportNow: false };
-    const text = decodeChunks(prepend(head, rest), decoder, (offset) => {
+    const text = decodeChunks(prepend(cuts, rest), decoder, (offset) => {
       invalid.at = offset;
       if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     }, controls);
@@ -209,13 +209,14 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (body.startsWith('<') || XML_AFTER_TEXT.test(look)) {
       // PHP's notices in HTML (`<br />`, `<b>Notice</b>`) would make `<br>` the root and end reading: they are blanked, line ends kept, so the XML reader reads past them as it reads past a plain notice, and every position stays where it was.
       const html = HTML_BEFORE_XML.test(look) ? XML_AFTER_TEXT.exec(look) : null;
-      let xmlText = first;
-      if (html !== null && html.index > 0 && html.index <= first.length && ASCII.test(look.slice(0, html.index))) {
+      let xmlText = prependText(first, textRest);
+      // An ASCII prefix: as many characters as bytes.
+      if (html !== null && html.index > 0 && ASCII.test(look.slice(0, html.index))) {
         const before = look.slice(0, html.index);
         this.report({ rule: 'R2', level: 'error', message: `not well-formed XML: HTML before the XML (a PHP warning printed ahead of it?) is skipped to line ${before.split(/\r\n|\r|\n/).length}`, line: 1, column: 1 });
-        xmlText = before.replace(/[^\r\n]/g, ' ') + first.slice(html.index);
+        xmlText = blanked(xmlText, html.index);
       }
-      yield* this.#xml(prependText(xmlText, textRest), controls, invalid, invalidBytesMessage(decoder.encoding));
+      yield* this.#xml(xmlText, controls, invalid, invalidBytesMessage(decoder.encoding));
       return;
     }
     invalid.reportNow = true;
@@ -382,8 +383,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
 
   /** Undoes gzip (found by its magic bytes, whatever the name), up to two layers. */
   async #decompressed(bytes: AsyncIterable<Uint8Array>, layer: number): Promise<AsyncIterable<Uint8Array>> {
-    const [head, rest] = await peek(bytes, 2);
-    const all = prepend(head, rest);
+    const [head, cuts, rest] = await peek(bytes, 2);
+    const all = prepend(cuts, rest);
     if (head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return layer === 0 ? inPieces(all) : all;
     if (layer >= MAX_GZIP_LAYERS) {
       this.report({ rule: 'R4', level: 'error', message: `gzip nested more than ${MAX_GZIP_LAYERS} deep; not unwrapped` });
@@ -561,10 +562,12 @@ async function* toAsync(source: ByteSource): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * The first `n` bytes (fewer only at the end) and an iterator over the rest. A source that fails
- * after some bytes fails on the rest: what came before the failure is still read.
+ * The first `n` bytes (fewer only at the end), the pieces they came in, and an iterator over the
+ * rest. A source that fails after some bytes fails on the rest: what came before the failure is
+ * still read. The pieces are handed on as they came (`prepend`), so that how the input was cut
+ * reaches the XML reader, its first bytes included, as it would without the look.
  */
-async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8Array, AsyncIterator<Uint8Array>]> {
+async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8Array, Uint8Array[], AsyncIterator<Uint8Array>]> {
   const iterator = bytes[Symbol.asyncIterator]();
   const parts: Uint8Array[] = [];
   let length = 0;
@@ -577,9 +580,9 @@ async function peek(bytes: AsyncIterable<Uint8Array>, n: number): Promise<[Uint8
     }
   } catch (error) {
     if (length === 0) throw error;
-    return [concat(parts, length), failing(error)];
+    return [concat(parts, length), parts, failing(error)];
   }
-  return [concat(parts, length), iterator];
+  return [concat(parts, length), parts, iterator];
 }
 
 /** An iterator that fails with `error` when asked for more. */
@@ -590,9 +593,9 @@ function failing<T>(error: unknown): AsyncIterator<T> {
   };
 }
 
-async function* prepend(head: Uint8Array, rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* prepend(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Array>): AsyncGenerator<Uint8Array> {
   try {
-    if (head.length > 0) yield head;
+    for (const piece of head) if (piece.length > 0) yield piece;
     for (let next = await rest.next(); next.done !== true; next = await rest.next()) yield next.value;
   } finally {
     // Left early too (reading stopped, or the consumer broke off): the source is let go, a file closed.
@@ -615,6 +618,16 @@ async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIter
     return [parts.join(''), failing(error)];
   }
   return [parts.join(''), iterator];
+}
+
+/** The text with its first `count` characters made spaces, line ends kept (however the pieces are cut). */
+async function* blanked(text: AsyncIterable<string>, count: number): AsyncGenerator<string> {
+  let left = count;
+  for await (const piece of text) {
+    const cut = Math.min(left, piece.length);
+    left -= cut;
+    yield cut === 0 ? piece : piece.slice(0, cut).replace(/[^\r\n]/g, ' ') + piece.slice(cut);
+  }
 }
 
 async function* prependText(head: string, rest: AsyncIterator<string>): AsyncGenerator<string> {
@@ -658,16 +671,20 @@ async function* decodeChunks(bytes: AsyncIterable<Uint8Array>, decoder: ChunkDec
   // The last three bytes of the previous chunk: a character, a literal U+FFFD among them, may straddle the cut.
   let carried: Uint8Array = new Uint8Array(0);
   const check = (chunk: Uint8Array, text: string): void => {
-    let utf8Bom = false;
-    if (bomBytes === -1) {
-      bomBytes = utf16 && ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff)) ? 2 : 0;
-      utf8Bom = !utf16 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf;
+    // The bytes of a UTF-8 byte-order mark in this chunk: the decoder drops it, so the text starts after them.
+    let utf8BomHere = 0;
+    if (bytesRead < 3) {
+      // A byte-order mark may come cut over the first chunks; until three bytes are read, `carried` holds them all.
+      const lead = concat([carried, chunk], carried.length + chunk.length);
+      if (bomBytes === -1 && (lead.length >= 2 || chunk.length === 0)) bomBytes = utf16 && ((lead[0] === 0xff && lead[1] === 0xfe) || (lead[0] === 0xfe && lead[1] === 0xff)) ? 2 : 0;
+      if (!utf16 && lead[0] === 0xef && lead[1] === 0xbb && lead[2] === 0xbf) utf8BomHere = 3 - bytesRead;
     }
     if (!invalid && text.indexOf('\uFFFD') !== -1) {
       const at = utf16
         ? firstInventedUtf16Replacement(carried, chunk, bytesRead, text, bomBytes + 2 * decoded, decoder.encoding === 'utf-16le')
-        : // The UTF-8 decoder drops a leading byte-order mark: the text starts after it.
-          firstInventedReplacement(carried, utf8Bom ? chunk.subarray(3) : chunk, text);
+        : utf8BomHere > 0
+          ? firstInventedReplacement(new Uint8Array(0), chunk.subarray(utf8BomHere), text)
+          : firstInventedReplacement(carried, chunk, text);
       if (at !== -1) {
         invalid = true;
         onInvalid(decoded + at);

@@ -312,6 +312,15 @@ describe('encodings', () => {
     assert.ok(cutShort.includes('R1 4:29 bytes that are not valid UTF-8 (replaced with U+FFFD)'), JSON.stringify(cutShort));
     await sameHoweverCut(truncated, read, cutShort, 1150);
   });
+  it('a byte-order mark cut over the first chunks: the bytes that are not UTF-8 are still told from a literal U+FFFD, at every cut', async () => {
+    // Small on purpose: every way of cutting reaches the decoder, the first bytes included.
+    const text = '\uFEFF<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/\uFFFD</loc></url><url><loc>https://a.example/';
+    const bytes = new Uint8Array([...new TextEncoder().encode(text), 0xff, ...new TextEncoder().encode('x</loc></url></urlset>')]);
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    const whole = await read([bytes]);
+    assert.deepEqual(whole, ['https://a.example/\uFFFD 1:61', 'https://a.example/\uFFFDx 1:102', 'R1 1:130 bytes that are not valid UTF-8 (replaced with U+FFFD)']);
+    await sameHoweverCut(bytes, read, whole);
+  });
   it('an unpaired surrogate in UTF-16 is R1 at its place, after a literal U+FFFD and an emoji, however the bytes were cut', async () => {
     const text = `<?xml version="1.0" encoding="UTF-16"?><!--${'p'.repeat(600)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/\uFFFD\u{1F600}</loc></url>\n<url><loc>https://a.example/\uD800A</loc></url>\n</urlset>\n`;
     for (const littleEndian of [true, false]) {
