@@ -134,14 +134,15 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     },
     async commit(names) {
       const folder = await staging();
-      await refuseFilesOfOtherSets(outDir, options.filename, names);
       try {
+        await refuseFilesOfOtherSets(outDir, options.filename, names);
         const commit: Commit = { stem: options.filename, files: [...names] };
         await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
         committed = true;
         await applyCommit(outDir, folder, commit);
         ours.delete(basename(folder));
       } catch (cause) {
+        if (cause instanceof SitemapError) throw cause;
         throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot publish into "${outDir}": ${describeFsError(cause)}`, { cause });
       }
     },
