@@ -428,6 +428,15 @@ function clipAround(text: string, ampersand = '&', index = text.indexOf(ampersan
 
 const lastChars = (text: string, n: number): string => (n === 0 ? '' : text.slice(-n));
 
+/** Whether `text` between `from` and `to` holds a `<`, `>` or quote: a text or attribute value ends at each. */
+function hasMarkupOrQuote(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === Char.Less || c === Char.Greater || c === Char.Quote || c === Char.Apostrophe) return true;
+  }
+  return false;
+}
+
 /** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
 const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
 
@@ -505,8 +514,15 @@ export class XmlTokenizer {
   #saxesTextOffset = 0;
   /** How many characters the text since then has after its last line end (-1: none in it). */
   #saxesTextTail = -1;
-  /** Where the first bare `&` given to saxes since then stands: a text holding one is reported there. */
-  #saxesAmpersandAt: XmlPosition | undefined;
+  /**
+   * Bare `&`s given to saxes, in order: where each stands, and how far saxes had read before it. One
+   * for each text or attribute value holding any (its first): the text or attribute is reported there.
+   */
+  readonly #saxesAmpersands: { offset: number; at: XmlPosition }[] = [];
+  /** A `<`, `>` or quote has been given to saxes since the last bare `&` placed: the next one is in another text or value. */
+  #saxesNewValue = true;
+  /** How far saxes had read before the `<` of the start tag it is reading. */
+  #saxesTagOffset = 0;
   /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #saxesHeld: string[] = [];
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
@@ -896,7 +912,8 @@ export class XmlTokenizer {
     }
     let attributes: { qname: string; value: string }[] | undefined;
     let qnames: Set<string> | undefined;
-    let bareAmpersands: string[] | undefined;
+    /** Each bare `&`'s message, and where it stands in the buffer. */
+    let bareAmpersands: { message: string; at: number }[] | undefined;
     let selfClosing = false;
     for (;;) {
       const afterName = i;
@@ -936,7 +953,10 @@ export class XmlTokenizer {
         const decoded = decodeEntities(value);
         if (decoded === undefined) {
           // Said once the tag is whole: a tag cut by a chunk end is read again, and would say it again.
-          (bareAmpersands ??= []).push(`"&" that starts no entity reference in an attribute (${clipAround(value)}); read literally, write &amp;`);
+          const bare = bareAmpersand(value);
+          // Whitespace made spaces keeps its length but for a CRLF (one space): the raw value tells where the `&` is.
+          const at = i + 1 + bareAmpersand(buffer.slice(i + 1, close));
+          (bareAmpersands ??= []).push({ message: `"&" that starts no entity reference in an attribute (${clipAround(value, '&', bare)}); read literally, write &amp;`, at });
           value = decodeEntitiesLeniently(value);
         } else {
           value = decoded;
@@ -992,7 +1012,10 @@ export class XmlTokenizer {
       }
     }
 
-    for (const message of bareAmpersands ?? []) events.malformed(message, this.position());
+    if (bareAmpersands !== undefined) {
+      const tagAt = this.position();
+      for (const { message, at } of bareAmpersands) events.malformed(message, positionIn(buffer.slice(lt, at), at - lt, tagAt));
+    }
     events.open(element.ns, element.local, resolved);
     if (selfClosing) {
       events.close();
@@ -1571,6 +1594,7 @@ export class XmlTokenizer {
     // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
     let tagAt: XmlPosition | undefined;
     saxes.on('opentagstart', (tag) => {
+      this.#saxesTagOffset = saxes.position - tag.name.length - 2;
       const column = saxes.columnIndex - tag.name.length - 2;
       if (column >= 0) tagAt = this.#saxesPositionAt(saxes.line, column);
       else if (this.#saxesTextTail !== -1) tagAt = this.#saxesPositionAt(saxes.line - 1, this.#saxesTextTail);
@@ -1579,6 +1603,8 @@ export class XmlTokenizer {
     });
     saxes.on('opentag', (tag: SaxesTagNS) => {
       this.#saxesDepth++;
+      // The tag's bare `&`s, one for each value holding any, in the order of its attributes.
+      const ampersands = this.#saxesAmpersands.filter((ampersand) => ampersand.offset >= this.#saxesTagOffset);
       this.#markupEnded();
       if (this.#saxesPriming) return;
       if (this.#saxesDepth > MAX_PARSED_DEPTH) {
@@ -1602,7 +1628,7 @@ export class XmlTokenizer {
       for (const attribute of Object.values(tag.attributes)) {
         let value = attribute.value;
         if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.position());
+          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, ampersands.shift()?.at ?? this.position());
         }
         value = this.#unmarked(value);
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
@@ -1633,7 +1659,8 @@ export class XmlTokenizer {
       if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts it: at the `&` (its text is decoded here, so it was placed as it was written, #toSaxesPlacing).
-        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesAmpersandAt as XmlPosition);
+        const first = this.#saxesAmpersands.find((ampersand) => ampersand.offset >= this.#saxesTextOffset);
+        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, first?.at ?? this.#saxesPosition());
       }
       if (events.capturing) events.text(this.#unmarked(text));
     });
@@ -1818,14 +1845,20 @@ export class XmlTokenizer {
    * ends markup, so one after another in the same stretch needs no cut.
    */
   #toSaxesPlacing(marked: string, from: number, to: number): void {
-    let markupEnd = -1;
+    // A markup character or quote was looked for up to here.
+    let scanned = from;
     for (let mark = marked.indexOf(BARE_AMPERSAND_MARK, from); mark !== -1 && mark < to; mark = marked.indexOf(BARE_AMPERSAND_MARK, mark + 1)) {
-      if (markupEnd < from) markupEnd = indexOrLength(marked, '>', from);
-      if (this.#saxesAmpersandAt !== undefined && markupEnd > mark) continue;
+      if (!this.#saxesNewValue) this.#saxesNewValue = hasMarkupOrQuote(marked, scanned, mark);
+      scanned = mark;
+      // One is placed for each text or value: a later one with no markup or quote since is in the same.
+      if (!this.#saxesNewValue) continue;
       this.#toSaxes(marked.slice(from, mark));
       from = mark;
-      this.#saxesAmpersandAt ??= this.writtenTo();
+      const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
+      this.#saxesAmpersands.push({ offset: saxes.position, at: this.writtenTo() });
+      this.#saxesNewValue = false;
     }
+    if (!this.#saxesNewValue) this.#saxesNewValue = hasMarkupOrQuote(marked, scanned, to);
     this.#toSaxes(marked.slice(from, to));
   }
 
@@ -1901,7 +1934,9 @@ export class XmlTokenizer {
     this.#saxesTextColumn = saxes.columnIndex;
     this.#saxesTextOffset = saxes.position;
     this.#saxesTextTail = -1;
-    this.#saxesAmpersandAt = undefined;
+    // Those read past belong to what has ended.
+    const ampersands = this.#saxesAmpersands;
+    while (ampersands.length > 0 && (ampersands[0] as { offset: number }).offset < saxes.position) ampersands.shift();
   }
 }
 
