@@ -9,7 +9,7 @@ import { NS } from '../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
 import { hasScheme } from '../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../rules/datetime.ts';
-import { FieldPaths } from './locate.ts';
+import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
 
@@ -79,6 +79,12 @@ export interface EntryPlace {
   source?: string;
 }
 
+/** An RSS `<guid>` that is a permalink URL, and where it starts. */
+interface Permalink {
+  readonly url: string;
+  readonly at: XmlPosition;
+}
+
 export interface AssemblerOptions {
   base: URL | undefined;
   report: (diagnostic: Diagnostic) => void;
@@ -117,6 +123,8 @@ export class SitemapAssembler implements XmlEvents {
   #endedEntryContentReported = false;
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
+  /** The RSS item's `<guid>` when it is a permalink URL, and where it starts: its URL if the item has no `<link>`. */
+  #permalink: Permalink | undefined;
   #entryStart: XmlPosition | undefined;
   /** With trackPositions, inside an entry read tag by tag: the field path of each open element, and where each path first starts. */
   #paths: FieldPaths | undefined;
@@ -584,11 +592,12 @@ export class SitemapAssembler implements XmlEvents {
         if (ns !== '') return Role.Ignored;
         if (local === 'link') return this.#capturing(Owner.Record, 'loc', attributes);
         if (local === 'pubDate') return this.#capturing(Owner.Record, 'pubDate', attributes);
+        if (local === 'guid') return this.#capturing(Owner.Record, 'guid', attributes);
         return Role.Ignored;
       case Role.Entry:
         if (!ATOM_NS.has(ns)) return Role.Ignored;
         if (local === 'link') this.#atomLink(attributes);
-        else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, 'lastmod', attributes);
+        else if (local === 'updated' || local === 'modified') return this.#capturing(Owner.Record, local, attributes);
         return Role.Ignored;
       case Role.Sitemap:
         if (core && (local === 'loc' || local === 'lastmod')) return this.#coreField(Owner.Sitemap, local === 'loc' ? 0 : 1, attributes);
@@ -739,6 +748,7 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#record = { loc: '' };
     this.#atomLinkRank = 0;
+    this.#permalink = undefined;
     return this.#kind === 'urlset' ? Role.Url : this.#kind === 'rss' ? Role.Item : Role.Entry;
   }
 
@@ -755,13 +765,13 @@ export class SitemapAssembler implements XmlEvents {
         if (record === undefined) return;
         // Named stores, not record[key]: every record then shares one hidden class.
         if (key === 'loc') record.loc = this.#loc(value, raw);
-        // In a feed, `lastmod` is <updated> or <modified>: an empty one is left out rather than named as a <lastmod> it is not.
-        else if (key === 'lastmod') {
-          if (value !== '' || this.#kind === 'urlset') record.lastmod = value;
-        }
+        else if (key === 'lastmod') record.lastmod = value;
         else if (key === 'changefreq') record.changefreq = value;
         else if (key === 'priority') record.priority = value;
-        else this.#pubDate(record, value);
+        else if (key === 'pubDate') this.#pubDate(record, value);
+        else if (key === 'guid') this.#guid(value);
+        // What is left is Atom's <updated> or <modified>.
+        else this.#atomDate(record, key, value);
         return;
       }
       case Owner.Sitemap:
@@ -820,6 +830,33 @@ export class SitemapAssembler implements XmlEvents {
     record.lastmod = new Date(epoch).toISOString().replace(/\.000Z$/, 'Z');
   }
 
+  /** An Atom date (RFC 3339) is checked as a sitemap's is, as a W3C Datetime (R11): one that is none is left out with a word, as a bad `<pubDate>` is (R32). */
+  #atomDate(record: ParsedRecord, element: string, value: string): void {
+    if (parseW3cDatetime(value) === undefined) {
+      this.#report('R32', 'warn', `<${element}> "${value}" is not a W3C Datetime; ignored`, record.loc || undefined, this.#fieldStart);
+      return;
+    }
+    record.lastmod = value;
+  }
+
+  /** RSS 2.0: a `<guid>` is its item's permanent URL unless isPermaLink says "false"; only one that is an http(s) URL can stand in for a missing `<link>`. */
+  #guid(value: string): void {
+    const isPermaLink = attributeValue(this.#fieldAttributes, 'isPermaLink');
+    if (this.#permalink !== undefined || (isPermaLink !== undefined && isPermaLink !== 'true')) return;
+    if (value.startsWith('https://') || value.startsWith('http://')) this.#permalink = { url: value, at: this.#fieldStart };
+  }
+
+  /**
+   * An item with no `<link>` but a permalink `<guid>`: RSS 2.0 makes that its URL, so it is read.
+   * R31 (and the search engines that read feeds as sitemaps) take an item's URL from `<link>` alone, though:
+   * a warning, at the `<guid>`, where findings on the URL go too.
+   */
+  #urlFromGuid(record: ParsedRecord, { url, at }: Permalink): void {
+    record.loc = url;
+    this.#report('R31', 'warn', '<item> has no <link>: its permalink <guid> is read as its URL, but feed readers take the URL of an item from <link> (R31)', url, at);
+    if (this.#options.trackPositions) this.#fields.set('loc', at);
+  }
+
   /** Atom (R32): the entry's URL is a link with rel="alternate" or no rel, never self/edit/enclosure. */
   #atomLink(attributes: readonly XmlAttribute[]): void {
     const href = attributeValue(attributes, 'href');
@@ -867,6 +904,7 @@ export class SitemapAssembler implements XmlEvents {
     // The entry is over, emitted or not: elements after it belong to no field.
     this.#paths = undefined;
     if (record === undefined || this.stopped) return;
+    if (record.loc === '' && this.#permalink !== undefined) this.#urlFromGuid(record, this.#permalink);
     if (record.loc === '') {
       const what = this.#kind === 'rss' ? '<item> without <link>' : this.#kind === 'atom' ? '<entry> without a <link href>' : '<url> without <loc>';
       this.#report(this.#kind === 'urlset' ? 'R6' : this.#kind === 'rss' ? 'R31' : 'R32', 'error', `${what}; skipped`);
@@ -896,7 +934,7 @@ export class SitemapAssembler implements XmlEvents {
   /** With trackPositions, an element opening inside an entry read tag by tag: where its field path first starts is noted. */
   #enterField(local: string): void {
     const path = (this.#paths as FieldPaths).open(local);
-    if (path !== undefined && !this.#fields.has(path)) this.#fields.set(path, this.#options.position());
+    if (path !== undefined && !this.#fields.has(path)) noteFirstPlace(this.#fields, path, this.#options.position());
   }
 }
 

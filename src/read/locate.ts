@@ -10,8 +10,11 @@ import type { XmlPosition } from './tokenizer.ts';
 /** A tag, or markup that holds none (comment, CDATA, processing instruction, declaration): groups are the end tag's slash, the name, and the empty tag's slash. */
 const MARKUP = /<(?:!--[\s\S]*?-->|!\[CDATA\[[\s\S]*?\]\]>|\?[\s\S]*?\?>|!(?:[^>"']|"[^"]*"|'[^']*')*>|(\/?)([^\s/>]+)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>)/g;
 const CORE_FIELDS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
-/** What a feed's item children are read as. */
-const FEED_FIELDS: Record<string, string> = { link: 'loc', pubDate: 'lastmod', updated: 'lastmod', published: 'lastmod' };
+/** What the children of an RSS item and of an Atom entry are read as (R31, R32); an Atom `<published>` is no modification time, and is not read. */
+const RSS_FIELDS: Record<string, string> = { link: 'loc', pubDate: 'lastmod' };
+const ATOM_FIELDS: Record<string, string> = { link: 'loc', updated: 'lastmod', modified: 'lastmod' };
+/** The path of a video's first price: it starts the list too. */
+const FIRST_PRICE = '.prices[1]';
 
 /** The offset in `source` (an entry's text, from its start tag on) of the element `field` was read from, or of the nearest one holding it. */
 export function fieldOffset(source: string, field: string, kind: SitemapKind): number | undefined {
@@ -46,12 +49,21 @@ function fieldPlaces(source: string, kind: SitemapKind): Map<string, number> {
     if (qname === undefined) continue;
     if (endSlash !== '/') {
       const path = paths.open(qname.slice(qname.indexOf(':') + 1));
-      if (path !== undefined && !places.has(path)) places.set(path, match.index);
+      if (path !== undefined && !places.has(path)) noteFirstPlace(places, path, match.index);
       if (emptySlash !== '/') continue;
     }
     if (paths.close()) break;
   }
   return places;
+}
+
+/**
+ * Notes where the first element of field path `path` starts. The first price of a video starts its
+ * list as well: the finding that prices are deprecated (R36) names the list, `videos[1].prices`.
+ */
+export function noteFirstPlace<T>(places: Map<string, T>, path: string, at: T): void {
+  places.set(path, at);
+  if (path.endsWith(FIRST_PRICE)) places.set(path.slice(0, -'[1]'.length), at);
 }
 
 /** The field path of each element of an entry as it opens, the entry's own first (''): undefined inside what no field is read from. */
@@ -83,7 +95,8 @@ export class FieldPaths {
 
   #entryChild(local: string): string | undefined {
     const kind = this.#kind;
-    if (kind === 'rss' || kind === 'atom') return Object.hasOwn(FEED_FIELDS, local) ? FEED_FIELDS[local] : undefined;
+    if (kind === 'rss') return Object.hasOwn(RSS_FIELDS, local) ? RSS_FIELDS[local] : undefined;
+    if (kind === 'atom') return Object.hasOwn(ATOM_FIELDS, local) ? ATOM_FIELDS[local] : undefined;
     if (CORE_FIELDS.has(local)) return local;
     if (kind !== 'urlset') return undefined;
     switch (local) {
