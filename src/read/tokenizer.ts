@@ -189,7 +189,8 @@ const MAX_ENTRY_TEMPLATES = 4;
 /** Templates stay in use while they take this many entries for each one scanned, after the first few. */
 const TEMPLATE_MIN_HITS_PER_SCAN = 8;
 const TEMPLATE_WARMUP = 64;
-const TEMPLATE_TEXT = '[^<\\r\\]]*';
+/** A text anything but markup or a CR (line ends to make LF); a `]` (which could end `]]>`) is looked for once per buffer instead, as a third character here would cost every character of every text. */
+const TEMPLATE_TEXT = '[^<\\r]*';
 /** An attribute value anything but markup, its quote or whitespace other than a space (which the value would turn into spaces). */
 const TEMPLATE_VALUE = { '"': '[^<"\\t\\n\\r]*', "'": "[^<'\\t\\n\\r]*" } as const;
 const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
@@ -482,6 +483,8 @@ export class XmlTokenizer {
    * kept aside.
    */
   #awaitedEndTag = '';
+  /** Where in the chunk just looked at (#keepsForAwaited) the awaited entry's end tag ends, or -1. */
+  #awaitedEndsAt = -1;
   #awaitedTail = '';
   #awaitedLength = 0;
   #awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
@@ -601,7 +604,19 @@ export class XmlTokenizer {
   /** A chunk free of disallowed characters, on the fast path. */
   #write(chunk: string): void {
     this.#written += chunk.length;
-    if ((this.#entryAwaitedAt !== -1 || this.#tokenAwaited) && this.#keepsForAwaited(chunk)) return;
+    if (this.#entryAwaitedAt !== -1 || this.#tokenAwaited) {
+      if (this.#keepsForAwaited(chunk)) return;
+      // The awaited entry ends in this chunk: read up to its end first, then the rest on its own.
+      // Joined whole to the entry's start, the chunk would be copied; this way only the entry's end is.
+      const end = this.#awaitedEndsAt;
+      if (end > 0 && end < chunk.length) {
+        this.#read(chunk.slice(0, end));
+        if (this.#abandoned) return;
+        if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(end));
+        else this.#read(chunk, end);
+        return;
+      }
+    }
     this.#read(chunk);
   }
 
@@ -613,14 +628,22 @@ export class XmlTokenizer {
     if (this.#tokenAwaited && this.#saxes === undefined) this.#read('');
   }
 
-  #read(chunk: string): void {
+  /** Reads `chunk` from `from` on (what is before was read already). */
+  #read(chunk: string, from = 0): void {
     this.#tokenAwaited = false;
     this.#countLines(this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
-    // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
-    this.#buffer = this.#pos === this.#buffer.length && this.#keptChunks.length === 0 ? chunk : [this.#buffer.slice(this.#pos), ...this.#keptChunks, chunk].join('');
+    if (this.#pos === this.#buffer.length && this.#keptChunks.length === 0) {
+      // Read in place, not sliced: every character read from a slice takes a detour.
+      this.#buffer = chunk;
+      this.#bufferOffset -= from;
+      this.#pos = from;
+    } else {
+      // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
+      this.#buffer = [this.#buffer.slice(this.#pos), ...this.#keptChunks, from === 0 ? chunk : chunk.slice(from)].join('');
+      this.#pos = 0;
+    }
     this.#keptChunks.length = 0;
-    this.#pos = 0;
     this.#nextCountedReturn = -1;
     this.#nextAmpersand = -1;
     this.#nextReturn = -1;
@@ -1136,17 +1159,22 @@ export class XmlTokenizer {
    */
   #keepsForAwaited(chunk: string): boolean {
     const endTag = this.#awaitedEndTag;
-    if (this.#awaitedLength + chunk.length > this.#awaitedLimit) return false;
+    this.#awaitedEndsAt = -1;
     if (this.#tokenAwaited && endTag === '>') {
-      if (this.#unquotedGreater(chunk, 0)) return false;
+      if (this.#awaitedLength + chunk.length > this.#awaitedLimit || this.#unquotedGreater(chunk, 0)) return false;
       this.#keptChunks.push(chunk);
       this.#awaitedLength += chunk.length;
       return true;
     }
-    if (chunk.indexOf(endTag) !== -1) return false;
     // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
     const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
-    if (seam.indexOf(endTag) !== -1) return false;
+    const inSeam = seam.indexOf(endTag);
+    const inChunk = inSeam === -1 ? chunk.indexOf(endTag) : -1;
+    if (inSeam !== -1 || inChunk !== -1) {
+      if (this.#entryAwaitedAt !== -1) this.#awaitedEndsAt = inSeam !== -1 ? inSeam + endTag.length - this.#awaitedTail.length : inChunk + endTag.length;
+      return false;
+    }
+    if (this.#awaitedLength + chunk.length > this.#awaitedLimit) return false;
     this.#keptChunks.push(chunk);
     this.#awaitedLength += chunk.length;
     this.#awaitedTail = lastChars(chunk.length >= endTag.length - 1 ? chunk : seam, endTag.length - 1);
@@ -1195,6 +1223,9 @@ export class XmlTokenizer {
         const match = pattern.exec(buffer);
         if (match === null) continue;
         const end = pattern.lastIndex;
+        // Learnt markup holds none: a `]` here is in a text, which the usual path judges.
+        if (this.#nextBracket < p) this.#nextBracket = indexOrLength(buffer, ']', p);
+        if (this.#nextBracket < end) break;
         const { templates } = set;
         let template = templates[0] as EntryTemplate;
         for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
@@ -1222,7 +1253,7 @@ export class XmlTokenizer {
     const { groups, textSlots, markup } = template;
     const { texts, raws } = template.content;
     const buffer = this.#buffer;
-    // The pattern keeps out `<`, CR and `]`; references are what is left to check, and seldom there.
+    // The pattern keeps out `<` and CR, and the caller `]`; references are what is left to check, and seldom there.
     // Each `&` is placed in its text from the texts' lengths, so only texts holding one are searched.
     if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(buffer, '&', lt);
     let ampersand = this.#nextAmpersand;
@@ -1255,7 +1286,7 @@ export class XmlTokenizer {
     const markup: string[] = [];
     const textPatterns: string[] = [];
     const textSlots: number[] = [];
-    // Markup matched literally; each text anything but markup, a CR or a `]` (what would need more than a look).
+    // Markup matched literally; each text anything but markup or a CR (what would need more than a look; `]` is looked for apart).
     let from = lt;
     for (let i = 0; i < scanned.count; i++) {
       const kind = scanned.kinds[i] as EntryPart;

@@ -876,6 +876,20 @@ describe('regressions', () => {
     assert.deepEqual(excerptless(saxes.filter((line) => !line.includes('DOCTYPE'))), excerptless(oneLineDown));
     await sameHoweverCut(saxesBytes, read, saxes);
   });
+  it('a ] in a text of an entry shaped as those taken whole: a lone one is text, "]]>" is reported where it stands, at every cut', async () => {
+    const entry = (path: string): string => `<url><loc>https://a.example/${path}</loc><lastmod>2026-11-01</lastmod></url>`;
+    const text = ['<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...[1, 2, 3, 4].map(String).map(entry), entry('a]b'), entry('c]]>d'), entry('z'), '</urlset>', ''].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    const whole = await read([bytes]);
+    assert.deepEqual(whole.slice(4), [
+      'https://a.example/a]b 6:1',
+      'https://a.example/c]]>d 7:1',
+      'https://a.example/z 8:1',
+      'R2 7:33 not well-formed XML: the string "]]>" is disallowed in char data.',
+    ]);
+    await sameHoweverCut(bytes, read, whole);
+  });
   it('a character XML forbids is read as U+FFFD and reported where it stands; a bare & before it reads the same at every cut', async () => {
     // Handed to saxes, `&b</loc>` reads as an entity name running on to the next `;`, and every entry after it is lost.
     const text = `<?xml version="1.0"?>\n<!--${'p'.repeat(1100)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/?a&b</loc></url>\n<url><loc>https://a.example/2</loc></url>\r\n<url><loc>https://a.example/\u0001</loc></url>\n<url><loc>https://a.example/4?x&y</loc><lastmod>\u0008\u000B2026-11-01</lastmod></url>\n</urlset>\n`;
