@@ -1036,8 +1036,14 @@ export class XmlTokenizer {
     }
 
     if (bareAmpersands !== undefined) {
-      const tagAt = this.position();
-      for (const { message, at } of bareAmpersands) events.malformed(message, positionIn(buffer.slice(lt, at), at - lt, tagAt));
+      // Each placed from the one before, so a tag of many stays linear.
+      let from = lt;
+      let place = this.position();
+      for (const { message, at } of bareAmpersands) {
+        place = positionIn(buffer.slice(from, at), at - from, place);
+        from = at;
+        events.malformed(message, place);
+      }
     }
     events.open(element.ns, element.local, resolved);
     if (selfClosing) {
@@ -1656,10 +1662,11 @@ export class XmlTokenizer {
       }
       this.#saxesTagAt = tagAt;
       const attributes: XmlAttribute[] = [];
+      let nextAmpersand = 0;
       for (const attribute of Object.values(tag.attributes)) {
         let value = attribute.value;
         if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, ampersands.shift()?.at ?? this.position());
+          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, ampersands[nextAmpersand++]?.at ?? this.position());
         }
         value = this.#unmarked(value);
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
@@ -1965,9 +1972,11 @@ export class XmlTokenizer {
     this.#saxesTextColumn = saxes.columnIndex;
     this.#saxesTextOffset = saxes.position;
     this.#saxesTextTail = -1;
-    // Those read past belong to what has ended.
+    // Those read past belong to what has ended: dropped in one cut (one shift each would be quadratic in a hostile text of them).
     const ampersands = this.#saxesAmpersands;
-    while (ampersands.length > 0 && (ampersands[0] as { offset: number }).offset < saxes.position) ampersands.shift();
+    let passed = 0;
+    while (passed < ampersands.length && (ampersands[passed] as { offset: number }).offset < saxes.position) passed++;
+    if (passed > 0) ampersands.splice(0, passed);
   }
 }
 
