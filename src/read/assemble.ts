@@ -866,6 +866,8 @@ export class SitemapAssembler implements XmlEvents {
     if (rank > this.#atomLinkRank) {
       this.#atomLinkRank = rank;
       this.#record.loc = this.#loc(href.trim(), href.trim());
+      // Findings on the URL go to the link it came from, not to a rel="edit" link before it.
+      if (this.#options.trackPositions) this.#fields.set('loc', this.#options.position());
     }
   }
 

@@ -16,7 +16,10 @@ async function parseFixture(name: string): Promise<{ entries: unknown[]; finding
 
 /** Validates `name` whole, byte by byte and at random cuts (all must agree); valid or not, and its findings. */
 async function validateFixture(name: string): Promise<{ valid: boolean; findings: string[] }> {
-  const bytes = padded(name);
+  return validateBytes(padded(name));
+}
+
+async function validateBytes(bytes: Uint8Array): Promise<{ valid: boolean; findings: string[] }> {
   const read = async (chunks: Iterable<Uint8Array>) => {
     const result = await validateSitemap(chunks);
     return { valid: result.valid, findings: result.diagnostics.map(show) };
@@ -102,3 +105,23 @@ describe('RSS (R31): an item without <link> has its permalink <guid> (RSS 2.0) r
     );
   });
 });
+
+describe('Atom (R32): the URL of an entry comes from its best link', () => {
+  it('validate: a finding on that URL is at that link, not at a rel="edit" link before it', async () => {
+    const text = [
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<feed xmlns="http://www.w3.org/2005/Atom"><title>Feed</title>',
+      '<entry>',
+      '  <link rel="edit" href="https://www.example.com/edit/1"/>',
+      '  <link rel="alternate" href="https://www.example.com/one two"/>',
+      '</entry>',
+      '</feed>',
+      '',
+    ].join('\n');
+    const { findings } = await validateBytes(new TextEncoder().encode(text));
+    assert.deepEqual(findings, [
+      'R10 error 5:3 https://www.example.com/one two the URL holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, `, controls) or a malformed % escape',
+    ]);
+  });
+});
+
