@@ -518,14 +518,19 @@ export class XmlTokenizer {
   /** How many characters the text since then has after its last line end (-1: none in it). */
   #saxesTextTail = -1;
   /**
-   * Bare `&`s given to saxes, in order: where each stands, and how far saxes had read before it. One
-   * for each text or attribute value holding any (its first): the text or attribute is reported there.
+   * Bare `&`s given to saxes, in order: where each stands, and how far saxes had read before it. The
+   * first of each text or attribute value holding any is among them (#toSaxesPlacing): the text or
+   * attribute is reported there.
    */
   readonly #saxesAmpersands: { offset: number; at: XmlPosition }[] = [];
   /** A `<`, `>` or quote has been given to saxes since the last bare `&` placed: the next one is in another text or value. */
   #saxesNewValue = true;
-  /** How far saxes had read before the `<` of the start tag it is reading. */
-  #saxesTagOffset = 0;
+  /** How far saxes had read when the start tag it is reading, or its last attribute, ended: the next attribute starts after. */
+  #saxesAttributeFrom = 0;
+  /** Of #saxesAmpersands, how many lie before that. */
+  #saxesAmpersandsSeen = 0;
+  /** Where the first bare `&` of each attribute of that tag holding one stands, by its name as written. */
+  readonly #saxesAttributeAmpersands = new Map<string, XmlPosition>();
   /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #saxesHeld: string[] = [];
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
@@ -1631,17 +1636,25 @@ export class XmlTokenizer {
     // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
     let tagAt: XmlPosition | undefined;
     saxes.on('opentagstart', (tag) => {
-      this.#saxesTagOffset = saxes.position - tag.name.length - 2;
+      this.#saxesAttributeFrom = saxes.position - tag.name.length - 2;
+      this.#saxesAttributeAmpersands.clear();
       const column = saxes.columnIndex - tag.name.length - 2;
       if (column >= 0) tagAt = this.#saxesPositionAt(saxes.line, column);
       else if (this.#saxesTextTail !== -1) tagAt = this.#saxesPositionAt(saxes.line - 1, this.#saxesTextTail);
       else if (saxes.line - 1 === this.#saxesTextLine) tagAt = this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn + saxes.position - tag.name.length - 2 - this.#saxesTextOffset);
       else tagAt = undefined;
     });
+    // Told as each attribute ends: its first bare `&` is the first placed since the attribute before it ended.
+    saxes.on('attribute', (attribute) => {
+      const ampersands = this.#saxesAmpersands;
+      // The attributes come in order: the search goes on from where the one before left it, so a tag of many stays linear.
+      while (this.#saxesAmpersandsSeen < ampersands.length && (ampersands[this.#saxesAmpersandsSeen] as { offset: number }).offset < this.#saxesAttributeFrom) this.#saxesAmpersandsSeen++;
+      const first = ampersands[this.#saxesAmpersandsSeen];
+      if (first !== undefined && attribute.value.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#saxesAttributeAmpersands.set(attribute.name, first.at);
+      this.#saxesAttributeFrom = saxes.position;
+    });
     saxes.on('opentag', (tag: SaxesTagNS) => {
       this.#saxesDepth++;
-      // The tag's bare `&`s, one for each value holding any, in the order of its attributes.
-      const ampersands = this.#saxesAmpersands.filter((ampersand) => ampersand.offset >= this.#saxesTagOffset);
       this.#markupEnded();
       if (this.#saxesPriming) return;
       if (this.#saxesDepth > MAX_PARSED_DEPTH) {
@@ -1662,11 +1675,10 @@ export class XmlTokenizer {
       }
       this.#saxesTagAt = tagAt;
       const attributes: XmlAttribute[] = [];
-      let nextAmpersand = 0;
       for (const attribute of Object.values(tag.attributes)) {
         let value = attribute.value;
         if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, ampersands[nextAmpersand++]?.at ?? this.position());
+          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesAttributeAmpersands.get(attribute.name) ?? this.position());
         }
         value = this.#unmarked(value);
         if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
@@ -1977,6 +1989,7 @@ export class XmlTokenizer {
     let passed = 0;
     while (passed < ampersands.length && (ampersands[passed] as { offset: number }).offset < saxes.position) passed++;
     if (passed > 0) ampersands.splice(0, passed);
+    this.#saxesAmpersandsSeen = 0;
   }
 }
 

@@ -854,6 +854,8 @@ describe('regressions', () => {
       '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml"',
       '  data-note="one\r\ntwo &amp; &b" data-more=\'a&b&c\'>',
       '<url><loc>https://a.example/</loc><xhtml:link rel="alternate" hreflang="en" href="https://a.example/?x=1&amp;y&#38;&z"/></url>',
+      // A quote of the other kind in a value is no end of it: the next attribute's & is its own.
+      '<url><loc>https://a.example/2</loc><xhtml:link rel="alternate" hreflang="fr" href="https://a.example/s&\'&t" data-x="p&q"/></url>',
       '</urlset>',
       '',
     ].join('\n');
@@ -861,10 +863,13 @@ describe('regressions', () => {
     const whole = await placed([bytes]);
     assert.deepEqual(whole, [
       'https://a.example/ 5:1',
+      'https://a.example/2 6:1',
       // The value as written, its CRLF made a space (§3.3.3); the line count goes by the document.
       'R2 4:11 not well-formed XML: "&" that starts no entity reference in an attribute ("one two &amp; &b"); read literally, write &amp;',
       'R2 4:27 not well-formed XML: "&" that starts no entity reference in an attribute ("a&b&c"); read literally, write &amp;',
       'R2 5:116 not well-formed XML: "&" that starts no entity reference in an attribute ("mple/?x=1&amp;y&#38;&z"); read literally, write &amp;',
+      'R2 6:103 not well-formed XML: "&" that starts no entity reference in an attribute ("https://a.example/s&\'&t"); read literally, write &amp;',
+      'R2 6:118 not well-formed XML: "&" that starts no entity reference in an attribute ("p&q"); read literally, write &amp;',
     ]);
     await sameHoweverCut(bytes, placed, whole);
     // Where saxes reads (after a DOCTYPE), one line down; excerpts aside, as saxes hands on values decoded.
