@@ -157,6 +157,8 @@ interface EntryTemplate {
   readonly markup: readonly string[];
   readonly textPatterns: readonly string[];
   readonly textSlots: readonly number[];
+  /** Per text, whether it is an element's (a `]` there needs the usual path) rather than an attribute value's (where `]` means itself). */
+  readonly inElement: readonly boolean[];
   /** In its set's pattern: the capture of each text, and the empty capture that says this template matched. */
   groups: number[];
   marker: number;
@@ -1234,9 +1236,6 @@ export class XmlTokenizer {
         const match = pattern.exec(buffer);
         if (match === null) continue;
         const end = pattern.lastIndex;
-        // Learnt markup holds none: a `]` here is in a text, which the usual path judges.
-        if (this.#nextBracket < p) this.#nextBracket = indexOrLength(buffer, ']', p);
-        if (this.#nextBracket < end) break;
         const { templates } = set;
         let template = templates[0] as EntryTemplate;
         for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
@@ -1257,15 +1256,16 @@ export class XmlTokenizer {
 
   /**
    * Puts the texts the entry at `lt` matched (well-formed on sight but for references) in the
-   * template's content. Returns where the first `&` after its last text holding one is, or -1 if a
-   * reference is bad.
+   * template's content. Returns where the first `&` after its last text holding one is, or -1 when
+   * the usual path must read the entry (a bad reference, a `]` in an element's text).
    */
   #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
-    const { groups, textSlots, markup } = template;
+    const { groups, textSlots, markup, inElement } = template;
     const { texts, raws } = template.content;
     const buffer = this.#buffer;
-    // The pattern keeps out `<` and CR, and the caller `]`; references are what is left to check, and seldom there.
-    // Each `&` is placed in its text from the texts' lengths, so only texts holding one are searched.
+    // The pattern keeps out `<` and CR; a `]` in an element's text (it could start `]]>`) is the usual path's to judge, and
+    // references are what is left to check. Both are seldom there: each is searched for once, and placed from the texts' lengths.
+    if (this.#nextBracket < lt) this.#nextBracket = indexOrLength(buffer, ']', lt);
     if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(buffer, '&', lt);
     let ampersand = this.#nextAmpersand;
     let at = lt;
@@ -1274,6 +1274,14 @@ export class XmlTokenizer {
       const slot = textSlots[i] as number;
       at += (markup[i] as string).length;
       const textEnd = at + text.length;
+      if (this.#nextBracket < textEnd && inElement[i] === true) {
+        // Past those in attribute values before it; declined, reading resumes before them, so the position is looked for again.
+        if (this.#nextBracket < at) this.#nextBracket = indexOrLength(buffer, ']', at);
+        if (this.#nextBracket < textEnd) {
+          this.#nextBracket = -1;
+          return -1;
+        }
+      }
       raws[slot] = text;
       // Learnt markup holds no `&`; this only keeps that from mattering.
       while (ampersand < at) ampersand = indexOrLength(buffer, '&', ampersand + 1);
@@ -1315,7 +1323,8 @@ export class XmlTokenizer {
     // The least used makes room.
     templates.sort((x, y) => y.hits - x.hits);
     if (templates.length >= MAX_ENTRY_TEMPLATES) templates.pop();
-    templates.push({ element, content, markup, textPatterns, textSlots, groups: [], marker: 0, hits: 0 });
+    const inElement = textPatterns.map((pattern) => pattern === TEMPLATE_TEXT);
+    templates.push({ element, content, markup, textPatterns, textSlots, inElement, groups: [], marker: 0, hits: 0 });
     const sets: TemplateSet[] = [];
     for (const template of templates) {
       if (sets.some((set) => set.element === template.element)) continue;

@@ -174,6 +174,17 @@ describe('whole entries', () => {
     assert.equal(result.opened, 1 + 8);
   });
 
+  it('a ] in an attribute value keeps its entry whole; one in the text of an element sends that entry tag by tag', () => {
+    const link = (n: number): string => `<xhtml:link rel="alternate" hreflang="de" href="https://a.example/de/${n}?f[]=1"/>`;
+    const entries = Array.from({ length: 30 }, (_, n) => `<url><loc>https://a.example/${n === 20 ? '[20]' : n}</loc>${link(n)}</url>\n`);
+    const text = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${entries.join('')}</urlset>\n`;
+    const result = tokenize([text]);
+    assert.equal(result.entries.length, 30);
+    assert.deepEqual(result.entries[20], { loc: 'https://a.example/[20]', alternates: [{ hreflang: 'de', href: 'https://a.example/de/20?f[]=1' }] });
+    // All but the first (it teaches the names) and the one whose <loc> holds a `]`.
+    assert.equal(result.wholeEntries, 28);
+  });
+
   it('an entry too long to await is read tag by tag as it comes, and later entries are whole again', () => {
     const image = (n: number): string => `<image:image><image:loc>https://a.example/i/${n}.jpg</image:loc></image:image>`;
     const long = `<url><loc>https://a.example/long</loc>${Array.from({ length: 1000 }, (_, n) => image(n)).join('')}</url>\n`;
