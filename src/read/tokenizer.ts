@@ -860,6 +860,11 @@ export class XmlTokenizer {
       this.#atDocumentStart = false;
       return true;
     }
+    // One-character searches are the fast ones; `]` is rare in text. Before the references: saxes reports a bare `&` in it too.
+    if (whole.indexOf(']') !== -1 && whole.indexOf(']]>') !== -1) {
+      this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
+      return false;
+    }
     // Line ends first: a character reference to CR (`&#13;`) is a CR, not a line end.
     let text = normalizeNewlines(whole);
     if (text.indexOf('&') !== -1) {
@@ -874,11 +879,6 @@ export class XmlTokenizer {
       } else {
         text = decoded;
       }
-    }
-    // One-character searches are the fast ones; `]` is rare in text.
-    if (whole.indexOf(']') !== -1 && whole.indexOf(']]>') !== -1) {
-      this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
-      return false;
     }
     this.#noteText(text);
     if (this.#events.capturing) this.#events.text(text);

@@ -893,6 +893,17 @@ describe('regressions', () => {
     ]);
     await sameHoweverCut(bytes, placed, whole);
   });
+  it('a bare & and a "]]>" in one text: each reported once, at every cut', async () => {
+    const bytes = new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/?a&b]]></loc></url>\n</urlset>');
+    const whole = await placed([bytes]);
+    assert.deepEqual(whole, [
+      'https://a.example/?a&b]]> 2:1',
+      // As saxes reads it: the "]]>" as it comes, the `&` when the text ends.
+      'R2 2:36 not well-formed XML: the string "]]>" is disallowed in char data.',
+      'R2 2:31 not well-formed XML: "&" that starts no entity reference ("https://a.example/?a&b]]>"); read literally, write &amp;',
+    ]);
+    await sameHoweverCut(bytes, placed, whole);
+  });
   it('a character XML forbids is read as U+FFFD and reported where it stands; a bare & before it reads the same at every cut', async () => {
     // Handed to saxes, `&b</loc>` reads as an entity name running on to the next `;`, and every entry after it is lost.
     const text = `<?xml version="1.0"?>\n<!--${'p'.repeat(1100)}-->\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/?a&b</loc></url>\n<url><loc>https://a.example/2</loc></url>\r\n<url><loc>https://a.example/\u0001</loc></url>\n<url><loc>https://a.example/4?x&y</loc><lastmod>\u0008\u000B2026-11-01</lastmod></url>\n</urlset>\n`;
