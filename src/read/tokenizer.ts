@@ -479,6 +479,8 @@ export class XmlTokenizer {
   /** Where the entry awaited whole starts in the document (-1 for none), and how far its end tag was looked for. */
   #entryAwaitedAt = -1;
   #entrySearchedTo = 0;
+  /** Where the entry no longer awaited starts (a finding came after it was cut): it goes tag by tag. */
+  #entryGivenUpAt = -1;
   /**
    * For the awaited entry, or a long token still open (`#tokenAwaited`): what ends it, the last
    * characters it has (that end may be cut), its length so far and how long it may get, and input
@@ -628,11 +630,20 @@ export class XmlTokenizer {
   }
 
   /**
-   * Reads what is kept aside for an awaited token before a finding is placed after it: read whole,
-   * the token could have been judged (handed to saxes, say) before that finding.
+   * Reads what is kept aside for an awaited entry or token before a finding is placed after it: read
+   * whole, the token could have been judged (handed to saxes, say) before that finding, and the
+   * entry's own findings, which come before it in the document, would come after it. The entry
+   * goes tag by tag from there, as one too long to wait for does, whichever way the input was cut.
    */
   #readKept(): void {
-    if (this.#tokenAwaited && this.#saxes === undefined) this.#read('');
+    if (this.#saxes !== undefined) return;
+    if (this.#entryAwaitedAt !== -1) {
+      this.#entryGivenUpAt = this.#entryAwaitedAt;
+      this.#entryAwaitedAt = -1;
+      this.#read('');
+    } else if (this.#tokenAwaited) {
+      this.#read('');
+    }
   }
 
   /** Reads `chunk` from `from` on (what is before was read already). */
@@ -1152,7 +1163,7 @@ export class XmlTokenizer {
     const at = this.#bufferOffset + lt;
     const endTag = `</${element.qname}>`;
     const from = at === this.#entryAwaitedAt ? Math.max(lt, this.#entrySearchedTo - this.#bufferOffset - endTag.length + 1) : lt;
-    if (this.#ending || buffer.length - lt > MAX_AWAITED_ENTRY_CHARS || buffer.indexOf(endTag, from) !== -1) {
+    if (this.#ending || at === this.#entryGivenUpAt || buffer.length - lt > MAX_AWAITED_ENTRY_CHARS || buffer.indexOf(endTag, from) !== -1) {
       this.#entryAwaitedAt = -1;
       return false;
     }

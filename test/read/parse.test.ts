@@ -916,12 +916,45 @@ describe('regressions', () => {
       'https://a.example/4?x&y 7:1',
       'R2 4:31 not well-formed XML: "&" that starts no entity reference ("https://a.example/?a&b"); read literally, write &amp;',
       'R2 6:29 not well-formed XML: character U+0001 is not allowed in XML; read as U+FFFD',
-      // The last entry is read once it has all come, after the characters in it were reported.
+      // In document order: the entry holding the characters is read up to them before they are reported.
+      'R2 7:32 not well-formed XML: "&" that starts no entity reference ("ttps://a.example/4?x&y"); read literally, write &amp;',
       'R2 7:49 not well-formed XML: character U+0008 is not allowed in XML; read as U+FFFD',
       'R2 7:50 not well-formed XML: character U+000B is not allowed in XML; read as U+FFFD',
-      'R2 7:32 not well-formed XML: "&" that starts no entity reference ("ttps://a.example/4?x&y"); read literally, write &amp;',
     ]);
     await sameHoweverCut(bytes, placed, whole, 1150);
+  });
+  it('a forbidden character or bytes that are not UTF-8 in an entry come after the findings before them, also past an entry too long to wait for, at every cut', async () => {
+    const start = (padding: number): string =>
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' +
+      '<url><loc>https://a.example/0</loc></url>\n' +
+      // Longer than an entry is awaited (64 KiB): it goes tag by tag, and how the next one is read then depends on where chunks were cut.
+      `<url><loc>https://a.example/${'p'.repeat(padding)}</loc></url>\n` +
+      '<url><loc>https://a.example/3</loc><xhtml:link rel="alternate" hreflang="en" href="https://a.example/&x"/><lastmod>2026-11-01';
+    const end = '</lastmod></url>\n</urlset>\n';
+    const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+    const expected = (bad: string): string[] => [
+      'https://a.example/0 2:1',
+      'https://a.example/pp 3:1',
+      'https://a.example/3 4:1',
+      'R2 4:102 not well-formed XML: "&" that starts no entity reference in an attribute ("https://a.example/&x"); read literally, write &amp;',
+      'R7 4:107 <lastmod> comes after an extension element; the schema wants loc, lastmod, changefreq, priority first',
+      bad,
+    ];
+    const forbidden = 'R2 4:126 not well-formed XML: character U+FFFE is not allowed in XML; read as U+FFFD';
+    const notUtf8 = 'R1 4:126 bytes that are not valid UTF-8 (replaced with U+FFFD)';
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks, (entry) => entry.loc.slice(0, 20));
+    for (const padding of [10, 65_560]) {
+      const head = encode(start(padding));
+      for (const [bytes, bad] of [
+        [encode(`${start(padding)}\uFFFE${end}`), forbidden],
+        [new Uint8Array([...head, 0xff, ...encode(end)]), notUtf8],
+      ] as const) {
+        const whole = await read([bytes]);
+        assert.deepEqual(whole, expected(bad), `padding ${padding}`);
+        // Every cut from before the last entry's start (the cuts before it all read that entry the same way).
+        await sameHoweverCut(bytes, read, whole, head.length - 160);
+      }
+    }
   });
   it('a control character before the first < leaves the file XML: its entries read, the character reported', async () => {
     for (const before of ['\u0001', '\u0000\n', '\uFEFF\u0001']) {
