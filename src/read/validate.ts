@@ -6,7 +6,7 @@
  */
 import { isSitemapError, type SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
-import type { AlternateRecord, SitemapIndexEntry, SitemapRecord } from '../model/record.ts';
+import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, VideoRecord } from '../model/record.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
@@ -39,6 +39,8 @@ export interface ValidationResult {
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
 const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
 const NON_ASCII = /[^\0-\x7f]/;
+/** A character that is not plainly fine in a URI: ASCII a URI may not carry raw, `%` (its escape is then checked), or non-ASCII. One class is 3× faster than the two tests above, which most URLs never need. */
+const NOT_PLAIN_IN_URI = /[^!#$&-;=?-[\]_a-z~]/;
 
 export async function validateSitemap(source: ByteSource, options: ValidateOptions = {}): Promise<ValidationResult> {
   // The parser reports what it reads a batch ahead of the checks below, so which findings come first
@@ -110,7 +112,10 @@ export class SitemapChecks {
   readonly #scope: Scope | undefined;
   readonly #report: (diagnostic: Diagnostic) => void;
   readonly #normalizer: RecordNormalizer;
-  readonly #seen = new Set<string>();
+  /** Each URL's fingerprint, to tell a repeat (R25): a set of the strings cost 6× as much, and kept each chunk they were sliced from. */
+  readonly #seen = new FingerprintTable(1024);
+  readonly #print = new Uint32Array(2);
+  #entries = 0;
   readonly #links = new ReciprocalLinks();
   #news = 0;
   /** The entry being checked. */
@@ -145,22 +150,23 @@ export class SitemapChecks {
   entry(entry: ParsedEntry, kind: SitemapKind, line: number): void {
     const report = this.#report;
     this.#loc = entry.loc;
-    const repeat = this.#seen.has(entry.loc);
+    const print = this.#print;
+    fingerprint(entry.loc, print, 0);
+    const repeat = this.#seen.add(print[0] ?? 0, print[1] ?? 0, this.#entries) !== this.#entries++;
     if (repeat) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again', field: 'loc' });
-    else this.#seen.add(entry.loc);
     if (kind === 'robots') {
       checkRobotsEntry(entry.loc, this.#base, report);
     } else if (LISTS_SITEMAPS.has(kind)) {
       checkIndexEntry(entry as SitemapIndexEntry, this.#scope, report);
     } else {
       const record = entry as ParsedRecord;
-      for (const [field, url] of urlsOf(record)) checkUrl(url, field, report);
+      checkUrls(record, report);
       checkEmptyFields(record, report);
-      for (const [field, date] of datesOf(record)) checkDatetimeForm(date, field, report);
+      checkDates(record, report);
       if (record.news !== undefined) this.#news++;
       const normalized = this.#normalizer.normalize(record, line);
       // A repeat's links are its first listing's to answer for (R25 said it once).
-      if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, line);
+      if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, entry.loc, print, line);
     }
   }
 
@@ -187,8 +193,8 @@ export class SitemapChecks {
  * R38: hreflang links go both ways. A `<url>` linking to another `<url>` of the same file needs that
  * one to link back; a link to a URL the file does not list says nothing (it may be in another file of
  * the set). The `<url>` linked to may come later, so this is told at the end, at the line of the entry
- * that links (its element is gone by then), from what is kept meanwhile: each entry's URL (a string the
- * reader made, which the duplicate check holds anyway) and line, and 16 bytes a link: its entry, its
+ * that links (its element is gone by then), from what is kept meanwhile: each entry's URL, line and
+ * fingerprint (the duplicate check's, when the URL was written as the writer writes it), and 16 bytes a link: its entry, its
  * place and a 64-bit fingerprint of its target (its text would be ~50 bytes more). Targets are matched
  * to the file's URLs by fingerprint, so a warning could be made up or hidden only by two URLs of one
  * file sharing all 64 bits: odds of about 1 in 10^9 for 50,000 URLs with 10 links each.
@@ -196,23 +202,33 @@ export class SitemapChecks {
 class ReciprocalLinks {
   readonly #locs: string[] = [];
   readonly #lines: number[] = [];
+  /** Per entry, its URL's fingerprint (two halves). */
+  #prints = new Uint32Array(2048);
   /** Per link, in file order: its entry's number, its alternate's place (1-based), its target's fingerprint (two halves). */
   #links = new Uint32Array(4096);
   #length = 0;
 
-  /** An entry: as the normalizer made it, its alternates as read, the line it starts at. */
-  entry(record: SitemapRecord, read: readonly AlternateRecord[] | undefined, line: number): void {
+  /** An entry: as the normalizer made it, its alternates and URL as read, the fingerprint of that URL in `print`, the line it starts at. */
+  entry(record: SitemapRecord, alternatesRead: readonly AlternateRecord[] | undefined, locRead: string, print: Uint32Array, line: number): void {
     const { loc, alternates } = record;
     const n = this.#locs.push(loc) - 1;
     this.#lines.push(line);
-    if (read === undefined) return;
+    if (2 * n === this.#prints.length) {
+      const grown = new Uint32Array(2 * this.#prints.length);
+      grown.set(this.#prints);
+      this.#prints = grown;
+    }
+    // The URL as the writer writes it is mostly the URL as read, whose fingerprint the duplicate check made.
+    if (loc === locRead) this.#prints.set(print, 2 * n);
+    else fingerprint(loc, this.#prints, 2 * n);
+    if (alternatesRead === undefined) return;
     // URLs are compared as the writer writes them (host case, escapes). The normalizer keeps the alternates it can write, in
     // order: when it kept them all, they are the ones read, place for place; else each href read is converted again.
-    const kept = alternates?.length === read.length ? alternates : undefined;
+    const kept = alternates?.length === alternatesRead.length ? alternates : undefined;
     let links = this.#links;
     let length = this.#length;
-    for (let k = 0; k < read.length; k++) {
-      const href = kept === undefined ? sitemapUri((read[k] as AlternateRecord).href) : (kept[k] as AlternateRecord).href;
+    for (let k = 0; k < alternatesRead.length; k++) {
+      const href = kept === undefined ? sitemapUri((alternatesRead[k] as AlternateRecord).href) : (kept[k] as AlternateRecord).href;
       // A bad href has had its finding, and a link to itself is the normalizer's.
       if (href === undefined || href === loc) continue;
       if (length === links.length) {
@@ -236,11 +252,8 @@ class ReciprocalLinks {
     // Each URL by fingerprint to the first entry listing it: one written twice (host case) is that entry again.
     const urls = new FingerprintTable(entries);
     const first = new Uint32Array(entries);
-    const print = new Uint32Array(2);
-    for (let n = 0; n < entries; n++) {
-      fingerprint(locs[n] ?? '', print, 0);
-      first[n] = urls.add(print[0] ?? 0, print[1] ?? 0, n);
-    }
+    const prints = this.#prints;
+    for (let n = 0; n < entries; n++) first[n] = urls.add(prints[2 * n] ?? 0, prints[2 * n + 1] ?? 0, n);
     // Each link's target becomes that entry, in place of its fingerprint; then the links into each entry are gathered, in file order.
     const starts = new Uint32Array(entries + 1);
     for (let i = 0; i < this.#length; i += 4) {
@@ -311,38 +324,65 @@ function fingerprint(text: string, out: Uint32Array, at: number): void {
   out[at + 1] = h2;
 }
 
-/** 64-bit fingerprints (two halves) to numbers ≥ 0, in a table sized once for at most `count` of them (open addressing, linear probing). */
+/**
+ * 64-bit fingerprints (two halves) to numbers ≥ 0 (open addressing, linear probing), sized for
+ * `count` of them and doubled when half full. A slot's number and fingerprint lie side by side, so a
+ * probe of a table larger than the cache misses once, not twice.
+ */
 class FingerprintTable {
-  /** Per slot; -1 marks an empty one. */
-  readonly #values: Int32Array;
-  readonly #keys: Uint32Array;
-  readonly #mask: number;
+  /** Per slot: its number (-1: empty), then the fingerprint's halves (as signed 32-bit). */
+  #slots: Int32Array;
+  #mask: number;
+  #room: number;
 
   constructor(count: number) {
     const size = 2 ** Math.ceil(Math.log2(Math.max(2, 2 * count)));
-    this.#values = new Int32Array(size).fill(-1);
-    this.#keys = new Uint32Array(2 * size);
+    this.#slots = new Int32Array(3 * size).fill(-1);
     this.#mask = size - 1;
+    this.#room = size >>> 1;
   }
 
   /** The fingerprint's number, or -1. */
   get(hi: number, lo: number): number {
-    for (let slot = hi & this.#mask; this.#values[slot] !== -1; slot = (slot + 1) & this.#mask) {
-      if (this.#keys[2 * slot] === hi && this.#keys[2 * slot + 1] === lo) return this.#values[slot] ?? 0;
+    const slots = this.#slots;
+    const h = hi | 0;
+    const l = lo | 0;
+    for (let slot = hi & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const value = slots[3 * slot] ?? -1;
+      if (value === -1 || (slots[3 * slot + 1] === h && slots[3 * slot + 2] === l)) return value;
     }
-    return -1;
   }
 
   /** The fingerprint's number, `value` if it is new. */
   add(hi: number, lo: number, value: number): number {
+    const slots = this.#slots;
+    const h = hi | 0;
+    const l = lo | 0;
     let slot = hi & this.#mask;
-    for (; this.#values[slot] !== -1; slot = (slot + 1) & this.#mask) {
-      if (this.#keys[2 * slot] === hi && this.#keys[2 * slot + 1] === lo) return this.#values[slot] ?? 0;
+    for (; slots[3 * slot] !== -1; slot = (slot + 1) & this.#mask) {
+      if (slots[3 * slot + 1] === h && slots[3 * slot + 2] === l) return slots[3 * slot] ?? 0;
     }
-    this.#values[slot] = value;
-    this.#keys[2 * slot] = hi;
-    this.#keys[2 * slot + 1] = lo;
+    if (this.#room === 0) {
+      this.#grow();
+      return this.add(hi, lo, value);
+    }
+    this.#room--;
+    slots[3 * slot] = value;
+    slots[3 * slot + 1] = h;
+    slots[3 * slot + 2] = l;
     return value;
+  }
+
+  #grow(): void {
+    const slots = this.#slots;
+    const size = slots.length / 3;
+    this.#slots = new Int32Array(6 * size).fill(-1);
+    this.#mask = 2 * size - 1;
+    this.#room = size;
+    for (let slot = 0; slot < size; slot++) {
+      const value = slots[3 * slot] ?? -1;
+      if (value !== -1) this.add(slots[3 * slot + 1] ?? 0, slots[3 * slot + 2] ?? 0, value);
+    }
   }
 }
 
@@ -383,7 +423,9 @@ export class FirstInFileOrder {
  */
 function checkUrl(url: string, field: string, report: (diagnostic: Diagnostic) => void): void {
   const what = field === 'loc' ? 'the URL' : field;
-  if (FORBIDDEN_IN_URI.test(url)) {
+  if (!NOT_PLAIN_IN_URI.test(url)) {
+    // Nothing to look at closer.
+  } else if (FORBIDDEN_IN_URI.test(url)) {
     report({ rule: 'R10', level: 'error', message: `${what} holds characters a URI may not carry raw (space, <, >, ", {, }, |, \\, ^, \`, controls) or a malformed % escape`, field });
   } else if (NON_ASCII.test(url)) {
     report({ rule: 'R10', level: 'warn', message: `${what} holds raw non-ASCII characters; percent-encode them as UTF-8 (Google asks for escaped URLs)`, field });
@@ -393,31 +435,51 @@ function checkUrl(url: string, field: string, report: (diagnostic: Diagnostic) =
   else if (url.length === MAX_LOC_LENGTH + 1) report({ rule: 'R9', level: 'warn', message: `the URL is exactly ${url.length} characters; the protocol asks for fewer than 2,048`, field });
 }
 
-/** Every URL a record carries, with its field path. */
-function* urlsOf(record: ParsedRecord): Generator<[string, string]> {
-  yield ['loc', record.loc];
-  for (const [i, image] of (record.images ?? []).entries()) {
-    yield [`images[${i + 1}].loc`, image.loc];
-    if (image.license !== undefined) yield [`images[${i + 1}].license`, image.license];
-  }
-  for (const [i, video] of (record.videos ?? []).entries()) {
-    for (const key of ['thumbnail_loc', 'content_loc', 'player_loc', 'gallery_loc'] as const) {
-      const url = video[key];
-      if (typeof url === 'string') yield [`videos[${i + 1}].${key}`, url];
+/** Every URL a record carries (checkUrl), each field path made only for a URL that needs a closer look. */
+function checkUrls(record: ParsedRecord, report: (diagnostic: Diagnostic) => void): void {
+  checkUrl(record.loc, 'loc', report);
+  const { images, videos, alternates } = record;
+  if (images !== undefined) {
+    for (let i = 0; i < images.length; i++) {
+      const { loc, license } = images[i] as ImageRecord;
+      if (NOT_PLAIN_IN_URI.test(loc)) checkUrl(loc, `images[${i + 1}].loc`, report);
+      if (license !== undefined && NOT_PLAIN_IN_URI.test(license)) checkUrl(license, `images[${i + 1}].license`, report);
     }
-    if (typeof video.uploader?.info === 'string') yield [`videos[${i + 1}].uploader.info`, video.uploader.info];
   }
-  for (const [i, alternate] of (record.alternates ?? []).entries()) yield [`alternates[${i + 1}].href`, alternate.href];
+  if (videos !== undefined) {
+    for (let i = 0; i < videos.length; i++) {
+      const video = videos[i] as VideoRecord;
+      for (const key of VIDEO_URLS) {
+        const url = video[key];
+        if (typeof url === 'string' && NOT_PLAIN_IN_URI.test(url)) checkUrl(url, `videos[${i + 1}].${key}`, report);
+      }
+      const info = video.uploader?.info;
+      if (typeof info === 'string' && NOT_PLAIN_IN_URI.test(info)) checkUrl(info, `videos[${i + 1}].uploader.info`, report);
+    }
+  }
+  if (alternates !== undefined) {
+    for (let i = 0; i < alternates.length; i++) {
+      const { href } = alternates[i] as AlternateRecord;
+      if (NOT_PLAIN_IN_URI.test(href)) checkUrl(href, `alternates[${i + 1}].href`, report);
+    }
+  }
 }
 
-/** Every date a record carries, with its field path. */
-function* datesOf(record: ParsedRecord): Generator<[string, unknown]> {
-  yield ['lastmod', record.lastmod];
-  for (const [i, video] of (record.videos ?? []).entries()) {
-    yield [`videos[${i + 1}].publication_date`, video.publication_date];
-    yield [`videos[${i + 1}].expiration_date`, video.expiration_date];
+const VIDEO_URLS = ['thumbnail_loc', 'content_loc', 'player_loc', 'gallery_loc'] as const;
+const COLON = 0x3a;
+
+/** Every date a record carries (checkDatetimeForm). */
+function checkDates(record: ParsedRecord, report: (diagnostic: Diagnostic) => void): void {
+  checkDatetimeForm(record.lastmod, 'lastmod', report);
+  const { videos, news } = record;
+  if (videos !== undefined) {
+    for (let i = 0; i < videos.length; i++) {
+      const { publication_date, expiration_date } = videos[i] as VideoRecord;
+      if (publication_date !== undefined) checkDatetimeForm(publication_date, `videos[${i + 1}].publication_date`, report);
+      if (expiration_date !== undefined) checkDatetimeForm(expiration_date, `videos[${i + 1}].expiration_date`, report);
+    }
   }
-  yield ['news.publication_date', record.news?.publication_date];
+  if (news !== undefined) checkDatetimeForm(news.publication_date, 'news.publication_date', report);
 }
 
 /** An element with no value: the writer's input may leave a field empty to mean absent, a file may not (the schema rejects it). */
@@ -429,7 +491,8 @@ function checkEmptyFields(record: ParsedRecord, report: (diagnostic: Diagnostic)
 
 /** The normalizer completes `hh:mm` with `:00` when writing; in a file it is a form the schema rejects (R12). */
 function checkDatetimeForm(date: unknown, field: string, report: (diagnostic: Diagnostic) => void): void {
-  if (typeof date !== 'string') return;
+  // Only a time without seconds (`…T10:30+01:00`, no `:` after the minutes) needs parsing here: the normalizer parses every date anyway.
+  if (typeof date !== 'string' || date.length < 17 || date.charCodeAt(16) === COLON) return;
   if (parseW3cDatetime(date)?.form === 'minutes') {
     report({ rule: 'R12', level: 'warn', message: `${field} "${date}" has no seconds: valid W3C Datetime, but the sitemap schema (xsd:dateTime) rejects it`, field });
   }

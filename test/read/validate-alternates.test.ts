@@ -77,4 +77,21 @@ describe('validateSitemap: hreflang alternates (R38)', () => {
       ],
     );
   });
+  it('in a file of thousands of URLs, a repeat and a one-way link far apart are found, however the URLs were written', async () => {
+    const page = (n: number): string => `https://www.example.com/p/${n}`;
+    const entries = Array.from({ length: 3000 }, (_, n) => `<url><loc>${page(n)}</loc></url>`);
+    // Written with the host's case changed: the writer's form of the URL is what links are matched by, the form read what repeats are.
+    entries[2] = `<url><loc>https://WWW.example.com/p/2</loc>${link('de', page(2990))}${link('en', page(2))}</url>`;
+    entries[2990] = `<url><loc>${page(2990)}</loc>${link('de', page(2990))}</url>`;
+    entries[2900] = `<url><loc>${page(5)}</loc></url>`;
+    entries[2950] = `<url><loc>https://WWW.example.com/p/2</loc></url>`;
+    const result = await validateSitemap(urlset(XHTML, entries.join('\n')));
+    assert.deepEqual(result.diagnostics.map(show), [
+      // At the entry that links (the URL as the writer writes it), found once the file is read.
+      'R38:warn alternates[1].href 4 https://www.example.com/p/2',
+      'R25:warn loc 2902:6 https://www.example.com/p/5',
+      'R25:warn loc 2952:6 https://WWW.example.com/p/2',
+    ]);
+    assert.match(result.diagnostics[0]?.message ?? '', /^alternates\[1\]\.href https:\/\/www\.example\.com\/p\/2990 is a <url> of this file/);
+  });
 });

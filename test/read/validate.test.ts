@@ -165,6 +165,23 @@ describe('validateSitemap', () => {
     const raw = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}>${body}</urlset>`));
     assert.deepEqual(raw.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), ['R10:error images[1].loc', 'R10:warn images[2].loc', 'R10:error alternates[1].href']);
   });
+  it('every URL and date of a video is judged as written: raw characters (R10) and a time without seconds (R12), each named by its field', async () => {
+    const ns = 'xmlns:video="http://www.google.com/schemas/sitemap-video/1.1"';
+    const video = (n: number, extra: string): string =>
+      `<video:video><video:thumbnail_loc>https://a.example/t${n}.jpg</video:thumbnail_loc><video:title>T</video:title><video:description>D</video:description>${extra}</video:video>`;
+    const body =
+      '<url><loc>https://a.example/</loc>' +
+      video(1, '<video:content_loc>https://a.example/v 1.mp4</video:content_loc><video:publication_date>2026-11-20T10:30+01:00</video:publication_date>') +
+      video(2, '<video:player_loc>https://a.example/p?x=ü</video:player_loc><video:expiration_date>2027-11-20T10:30:00+01:00</video:expiration_date><video:uploader info="https://a.example/u|1">U</video:uploader>') +
+      '</url>';
+    const result = await validateSitemap(new TextEncoder().encode(`<urlset ${NS} ${ns}>${body}</urlset>`));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`), [
+      'R10:error videos[1].content_loc',
+      'R12:warn videos[1].publication_date',
+      'R10:warn videos[2].player_loc',
+      'R10:error videos[2].uploader.info',
+    ]);
+  });
   it('forms the schema rejects but W3C Datetime allows are warnings (R12), in a urlset as in an index: a bare year, no seconds, year 0000', async () => {
     const news = 'xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"';
     const item = (date: string): string => `<news:news><news:publication><news:name>N</news:name><news:language>en</news:language></news:publication><news:publication_date>${date}</news:publication_date><news:title>T</news:title></news:news>`;
