@@ -347,7 +347,9 @@ async function parseInto(
       } else {
         node.urls++;
         if (++progress.urls % PROGRESS_URLS === 0) tell?.();
-        await options.onUrl?.(entry as ParsedRecord, node);
+        // Awaited only when it returns something: a synchronous callback (the CLI's, mostly) would pay a microtask per URL for nothing.
+        const written = options.onUrl?.(entry as ParsedRecord, node);
+        if (written !== undefined) await written;
       }
     }
     entry = undefined;
