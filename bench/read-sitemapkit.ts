@@ -4,7 +4,9 @@
  * is dead code. The run fails on any error diagnostic, a wrong kind or a missed image or alternate,
  * so a fast wrong parse cannot pass. Sequential, one file at a time, like the other runners.
  * With the argument `batches`, entries are taken a chunk's worth at a time (`batches()`), as the
- * CLI's `parse`, `validate` and `discover` take them; without it, one by one with `for await`.
+ * CLI's `parse`, `validate` and `discover` take them; without it, one by one with `for await`. With
+ * `validate`, each child goes through `validateSitemap` (every rule, positions, duplicates, hreflang
+ * reciprocity) and must come out valid: what `sitemapkit validate` costs, shown but not judged.
  */
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
@@ -14,10 +16,11 @@ import { fixtureDir, localPath, readFixtureMeta } from './read-common.ts';
 import { PACKAGE, report } from './records.ts';
 
 // The package as it ships (dist/, by its own name), like the writer's runner and like the peers from their dist.
-const { parseSitemap } = (await import(PACKAGE)) as typeof sitemapkit;
+const { parseSitemap, validateSitemap } = (await import(PACKAGE)) as typeof sitemapkit;
 
 const dir = fixtureDir();
-const inBatches = process.argv[3] === 'batches';
+const mode = process.argv[3] ?? 'one by one';
+const inBatches = mode === 'batches';
 const meta = readFixtureMeta(dir);
 const indexPath = join(dir, meta.index);
 
@@ -44,6 +47,12 @@ for await (const entry of index) {
 }
 if (index.kind !== 'sitemapindex') throw new Error(`the index parsed as ${index.kind}`);
 for (const loc of children) {
+  if (mode === 'validate') {
+    const result = await validateSitemap(createReadStream(localPath(dir, loc)), options(loc));
+    if (!result.valid || result.kind !== 'urlset') throw new Error(`${loc}: ${result.kind}, ${result.valid ? 'valid' : 'invalid'}`);
+    urls += result.entries;
+    continue;
+  }
   const parsed = parseSitemap(createReadStream(localPath(dir, loc)), options(loc));
   if (inBatches) {
     for await (const batch of parsed.batches()) for (const entry of batch) read(entry as ParsedRecord);
@@ -66,8 +75,8 @@ function read(entry: ParsedRecord): void {
   if (entry.news !== undefined) touched += entry.news.title.length + entry.news.publication.name.length;
 }
 if (errors > 0) throw new Error(`${errors} error diagnostics`);
-if (!(touched > 0)) throw new Error('no fields read');
-if (images !== meta.images || alternates !== meta.alternates) {
+if (mode !== 'validate' && !(touched > 0)) throw new Error('no fields read');
+if (mode !== 'validate' && (images !== meta.images || alternates !== meta.alternates)) {
   throw new Error(`read ${images} images and ${alternates} alternates, the fixture has ${meta.images} and ${meta.alternates}`);
 }
-report(inBatches ? 'sitemapkit, batches()' : 'sitemapkit', urls, started);
+report(mode === 'validate' ? 'sitemapkit validate' : inBatches ? 'sitemapkit, batches()' : 'sitemapkit', urls, started);

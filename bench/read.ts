@@ -26,16 +26,17 @@ const gzipped = fixture.files.reduce((sum, f) => sum + f.bytes, 0);
 console.log(`Reader benchmark (node ${process.version}, flags ${NODE_FLAGS.join(' ')}, best of ${RUNS})`);
 console.log(`${fixture.urls.toLocaleString('en-US')} URLs in ${fixture.files.length - 1} gzipped files + index, ${(gzipped / 2 ** 20).toFixed(1)} MiB (${fixture.dir})`);
 const ceilings = bestOfEach([reader('./read-gunzip.ts', 'gunzip'), reader('./read-gunzip.ts', 'scan'), reader('./read-gunzip.ts', 'decode')]).map(needed);
-const [saxesRun, saxesNsRun, peerRun, oursRun, ourBatchesRun] = bestOfEach([
+const [saxesRun, saxesNsRun, peerRun, oursRun, ourBatchesRun, ourValidateRun] = bestOfEach([
   reader('./read-saxes.ts'),
   reader('./read-saxes.ts', 'xmlns'),
   reader('./read-sitemapjs.ts'),
   reader('./read-sitemapkit.ts'),
   reader('./read-sitemapkit.ts', 'batches'),
+  reader('./read-sitemapkit.ts', 'validate'),
 ]);
 const [saxes, saxesNs, peer] = [saxesRun, saxesNsRun, peerRun].map((run) => needed(run as Run | Error)) as [Run, Run, Run];
 // A wrong or crashing read is no result; the other rows are still worth seeing.
-for (const failed of [oursRun, ourBatchesRun]) if (failed instanceof Error) console.error(failed.message.split('\n')[0]);
+for (const failed of [oursRun, ourBatchesRun, ourValidateRun]) if (failed instanceof Error) console.error(failed.message.split('\n')[0]);
 const ours = oursRun instanceof Error ? undefined : oursRun;
 const ourBatches = ourBatchesRun instanceof Error ? undefined : ourBatchesRun;
 for (const r of ceilings) console.log(row(r));
@@ -51,6 +52,8 @@ if (ours === undefined) {
 } else {
   console.log(row(ours));
   if (ourBatches !== undefined) console.log(row(ourBatches));
+  // What `sitemapkit validate` costs on the same files: every rule checked, no target.
+  if (ourValidateRun !== undefined && !(ourValidateRun instanceof Error)) console.log(row(ourValidateRun));
   const vsSaxes = rate(ours) / rate(saxes);
   const vsPeer = rate(ours) / rate(peer);
   console.log(`\nsitemapkit / raw saxes: ${vsSaxes.toFixed(2)}×   sitemapkit / sitemap.js: ${vsPeer.toFixed(2)}×   (raw saxes = the xmlns: false row)`);
