@@ -1,8 +1,17 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 import { fstatSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { run, type CliIo } from './cli/run.ts';
-import { SitemapError } from './errors.ts';
+import { unsupportedNode } from './cli/runtime.ts';
+import type { CliIo } from './cli/run.ts';
+
+// Before the rest is loaded: on an older Node.js, loading it may be what fails.
+const unsupported = unsupportedNode(process.versions.node);
+if (unsupported !== undefined) {
+  process.stderr.write(`sitemapkit: ${unsupported}\n`);
+  process.exit(2);
+}
+const { run } = await import('./cli/run.ts');
+const { SitemapError } = await import('./errors.ts');
 
 /**
  * A reader that stops early (`sitemapkit parse … | head`) closes the pipe. Stop quietly, as a Unix
