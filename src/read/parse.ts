@@ -72,24 +72,27 @@ const Returning = class {
 } as new (object: object) => object;
 
 /**
- * An entry's place, kept on the entry in a private field: invisible to its users (keys, JSON,
- * deep equality), and gone with it. A WeakMap of entries to places cost validate 7%, its
- * ephemerons slowing every collection on top.
+ * An entry's place, kept on the entry in private fields with the parse that made it: invisible to
+ * its users (keys, JSON, deep equality), and gone with it. A WeakMap of entries to places cost
+ * validate 7%, its ephemerons slowing every collection on top.
  */
 class Placed extends Returning {
   #place: EntryPlace;
+  #parse: ParsedSitemap;
 
-  constructor(entry: ParsedEntry, place: EntryPlace) {
+  constructor(entry: ParsedEntry, place: EntryPlace, parse: ParsedSitemap) {
     super(entry);
     this.#place = place;
+    this.#parse = parse;
   }
 
-  static place(entry: ParsedEntry, place: EntryPlace): void {
-    if (!(#place in entry)) new Placed(entry, place);
+  static place(entry: ParsedEntry, place: EntryPlace, parse: ParsedSitemap): void {
+    if (!(#place in entry)) new Placed(entry, place, parse);
   }
 
-  static of(entry: ParsedEntry): EntryPlace | undefined {
-    return #place in entry ? (entry as Placed).#place : undefined;
+  /** The place `parse` gave `entry`; none for what another parse made, or what is no entry at all. */
+  static of(entry: unknown, parse: ParsedSitemap): EntryPlace | undefined {
+    return typeof entry === 'object' && entry !== null && #place in entry && (entry as Placed).#parse === parse ? (entry as Placed).#place : undefined;
   }
 }
 
@@ -124,7 +127,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
    * one holding it. Needs `trackPositions`; a text or robots.txt entry is placed at its URL.
    */
   positionOf(entry: ParsedEntry, field?: string): XmlPosition | undefined {
-    const place = Placed.of(entry);
+    const place = Placed.of(entry, this);
     if (place === undefined || field === undefined) return place?.start;
     for (let path: string | undefined = field; place.fields !== undefined && path !== undefined; path = fieldHolder(path)) {
       const start = place.fields.get(path);
@@ -270,7 +273,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       source: (): string | undefined => tokenizer.heldFromToken(),
       emit: (entry, place) => {
         queue.push(entry);
-        if (place !== undefined) Placed.place(entry, place);
+        if (place !== undefined) Placed.place(entry, place, this);
       },
       trackPositions: this.#options.trackPositions === true,
       onKind: (kind) => {
@@ -342,7 +345,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
         const value = sitemap.trim();
         const start = place(value);
         const entry = { loc: value };
-        if (start !== undefined && this.#options.trackPositions === true) Placed.place(entry, { start });
+        if (start !== undefined && this.#options.trackPositions === true) Placed.place(entry, { start }, this);
         entries.push(entry);
         // A relative value is resolved against robots.txt's own URL when it is known, as discover does (R27 allows it, with a warning).
         const resolved = !HTTP_URL.test(value) && this.#base !== undefined && URL.canParse(value, this.#base.href) ? new URL(value, this.#base).href : undefined;
@@ -366,7 +369,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
         return;
       }
       const entry = { loc: value };
-      if (this.#options.trackPositions === true) Placed.place(entry, { start: { line, column: raw.length - raw.trimStart().length + 1 } });
+      if (this.#options.trackPositions === true) Placed.place(entry, { start: { line, column: raw.length - raw.trimStart().length + 1 } }, this);
       into.push(entry);
     };
     // The line not ended yet; only the new text is split, so a long line costs no more than its length.

@@ -662,6 +662,30 @@ describe('hostile input', () => {
   });
 });
 
+describe('positions (trackPositions)', () => {
+  it('an entry is placed only by the parse that read it with trackPositions; its place adds no key, and what is no entry has none', async () => {
+    const bytes = new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/1</loc><lastmod>2026-11-01</lastmod></url>\n</urlset>\n');
+    const tracked = parseSitemap([bytes], { trackPositions: true });
+    const entries: ParsedEntry[] = [];
+    for await (const entry of tracked) entries.push(entry);
+    const [entry] = entries;
+    assert.ok(entry !== undefined);
+    assert.deepEqual([tracked.positionOf(entry), tracked.positionOf(entry, 'lastmod')], [{ line: 2, column: 1 }, { line: 2, column: 36 }]);
+    // The place is no property anyone sees: the entry is its fields alone.
+    assert.deepEqual(Reflect.ownKeys(entry), ['loc', 'lastmod']);
+    assert.deepEqual(entry, { loc: 'https://a.example/1', lastmod: '2026-11-01' });
+    // Another parse, with or without positions, does not place what it did not read.
+    const other = parseSitemap([bytes], { trackPositions: true });
+    for await (const mine of other) assert.deepEqual(other.positionOf(mine), { line: 2, column: 1 });
+    assert.equal(other.positionOf(entry), undefined);
+    const untracked = parseSitemap([bytes]);
+    for await (const mine of untracked) assert.equal(untracked.positionOf(mine), undefined);
+    assert.equal(untracked.positionOf(entry), undefined);
+    // What is no entry (a caller's mistake in plain JavaScript) has no place, rather than a TypeError.
+    for (const notAnEntry of [undefined, null, 'https://a.example/1', 7, {}]) assert.equal(tracked.positionOf(notAnEntry as unknown as ParsedEntry), undefined);
+  });
+});
+
 describe('line ends', () => {
   // Pretty-printed, with line ends between and inside entries, in a tag and in a text; the padding puts the cuts past the sniffed first KiB.
   const entry = (n: number): string[] => ['  <url>', `    <loc>https://a.example/${n}?a=1&amp;b=2</loc>`, `    <lastmod>2026-11-0${n}</lastmod>`, '    <xhtml:link', `      rel="alternate" hreflang="de" href="https://a.example/de/${n}"/>`, '  </url>'];

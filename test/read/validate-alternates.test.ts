@@ -94,4 +94,22 @@ describe('validateSitemap: hreflang alternates (R38)', () => {
     ]);
     assert.match(result.diagnostics[0]?.message ?? '', /^alternates\[1\]\.href https:\/\/www\.example\.com\/p\/2990 is a <url> of this file/);
   });
+  it('URLs that differ only in a few characters are never taken for one another: no repeat (R25) among 46,656 of them, and a link to one is not matched to another (R38)', async () => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    // A family on which a weaker fingerprint (multiplies without rotation) gave ten colliding pairs, one of them these two.
+    const urls: string[] = [];
+    for (const a of alphabet) for (const b of alphabet) for (const c of alphabet) urls.push(`https://example.com/x/e${a}n${b}o${c}`);
+    assert.ok(urls.includes('https://example.com/x/exnho7') && urls.includes('https://example.com/x/e6n3oz'));
+    const family = await validateSitemap(urlset('', urls.map((url) => `<url><loc>${url}</loc></url>`).join('\n')));
+    assert.deepEqual([family.valid, family.diagnostics], [true, []]);
+    // Two that collided under it: exnho7 links to e6n3oz, which links back only to itself, so the link is one-way.
+    const pair = await validateSitemap(
+      urlset(
+        XHTML,
+        `<url><loc>https://example.com/x/exnho7</loc>${link('de', 'https://example.com/x/e6n3oz')}${link('en', 'https://example.com/x/exnho7')}</url>\n` +
+          `<url><loc>https://example.com/x/e6n3oz</loc>${link('de', 'https://example.com/x/e6n3oz')}</url>`,
+      ),
+    );
+    assert.deepEqual(pair.diagnostics.map(show), ['R38:warn alternates[1].href 2 https://example.com/x/exnho7']);
+  });
 });
