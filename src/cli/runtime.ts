@@ -10,5 +10,5 @@ export function unsupportedNode(version: string): string | undefined {
   const [major = 0, minor = 0, patch = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
   const [minMajor = 0, minMinor = 0, minPatch = 0] = MIN_NODE_VERSION.split('.').map(Number);
   const older = major !== minMajor ? major < minMajor : minor !== minMinor ? minor < minMinor : patch < minPatch;
-  return older ? `sitemapkit needs Node.js ${MIN_NODE_VERSION} or later; this is Node.js ${version}` : undefined;
+  return older ? `needs Node.js ${MIN_NODE_VERSION} or later; this is Node.js ${version}` : undefined;
 }
