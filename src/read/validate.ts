@@ -313,7 +313,9 @@ const NOT_LISTED = 0xffffffff;
  * difference only upwards, and a cheaper hash of that kind gave colliding pairs of ordinary URLs
  * (10 in 46,656 of `…/e?n?o?`); this one gives none there, nor among millions of numeric, hex or
  * random-ID URLs. Not made to resist crafted collisions: where it decides alone (R38), a file built
- * to collide could hide or make up a warning, no more.
+ * to collide could hide or make up a warning, no more. Node's `crypto.hash('md5' or 'sha1')` would
+ * resist them, but cost 1.2–1.4 µs a call against 0.15 µs here (1M URLs, measured 2026-11), and
+ * validate makes about 2.7 calls an entry.
  */
 function fingerprint(text: string, out: Uint32Array, at: number): void {
   const length = text.length;
