@@ -30,6 +30,21 @@ test('hasControlBytes finds every forbidden C0 byte at any offset and alignment,
   }
 });
 
+test('hasControlBytes judges every pair of neighbouring bytes in a word exactly (no carry from one byte to the next)', () => {
+  const bytes = new Uint8Array(32).fill(0x61);
+  for (const at of [4, 5, 6]) {
+    for (let low = 0; low < 256; low++) {
+      for (let high = 0; high < 256; high++) {
+        bytes[at] = low;
+        bytes[at + 1] = high;
+        const expected = FORBIDDEN.includes(low) || FORBIDDEN.includes(high);
+        if (hasControlBytes(bytes) !== expected) assert.fail(`bytes ${low} and ${high} at ${at}: expected ${expected}`);
+      }
+    }
+    bytes[at] = bytes[at + 1] = 0x61;
+  }
+});
+
 /** Bytes that are mostly UTF-8, with every kind of damage: stray continuations, cut and overlong sequences, surrogates, bytes past U+10FFFF, BOMs. */
 function utf8ish(next: () => number, length: number): Uint8Array {
   const pieces = [
