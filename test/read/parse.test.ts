@@ -3,6 +3,7 @@ import { createReadStream, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
@@ -238,6 +239,26 @@ describe('entries of one shape, taken whole', () => {
         news: { publication: { name: 'Example', language: 'en' }, publication_date: `2026-11-0${n}`, title: 'Story' },
       })),
     );
+  });
+
+  it('records of one shape share a hidden class, whichever way they were read, so reading their fields stays monomorphic', async () => {
+    setFlagsFromString('--allow-natives-syntax');
+    const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+    const fields = (n: number): string => `<lastmod>2026-11-0${n}</lastmod><changefreq>daily</changefreq><priority>0.${n}</priority>`;
+    // A CDATA section sends the first entry through the usual open/text/close events; the others are taken whole.
+    const xml =
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc><![CDATA[https://a.example/1]]></loc>${fields(1)}</url>\n` +
+      [2, 3, 4, 5].map((n) => `<url><loc>https://a.example/${n}</loc>${fields(n)}</url>\n`).join('') +
+      `</urlset>\n`;
+    const index = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap><loc><![CDATA[https://a.example/1.xml]]></loc><lastmod>2026-11-01</lastmod></sitemap>\n` +
+      [2, 3, 4].map((n) => `<sitemap><loc>https://a.example/${n}.xml</loc><lastmod>2026-11-0${n}</lastmod></sitemap>\n`).join('') + `</sitemapindex>\n`;
+    for (const text of [xml, index]) {
+      const result = await parseChunks([new TextEncoder().encode(text)]);
+      assert.deepEqual(result.diagnostics, []);
+      const [first, ...rest] = result.entries as object[];
+      assert.equal(rest.length, text === xml ? 4 : 3);
+      for (const other of rest) assert.ok(haveSameMap(first as object, other), `${JSON.stringify(first)} and ${JSON.stringify(other)}`);
+    }
   });
 });
 
