@@ -288,7 +288,7 @@ export class SitemapAssembler implements XmlEvents {
     // The names in an entry's content repeat from entry to entry: what they mean is worked out once.
     const reading = (content.memo ??= this.#reading(content, index)) as EntryReading;
     if (reading.plan.length === 0) return false;
-    const entry = index ? this.#indexEntry(reading.plan, content.texts, content.raws) : this.#urlEntry(reading, content.texts, content.raws);
+    const entry = index ? this.#indexEntry(reading.plan, content) : this.#urlEntry(reading, content);
     if (entry === undefined) return false;
     this.#entries++;
     this.#options.emit(entry, this.#options.trackPositions ? wholeEntryPlace(this.#options.position(), this.#options.source()) : undefined);
@@ -384,18 +384,19 @@ export class SitemapAssembler implements XmlEvents {
     return plan;
   }
 
-  #urlEntry({ plan, core }: EntryReading, texts: readonly string[], raws: readonly string[]): ParsedRecord | undefined {
+  #urlEntry({ plan, core }: EntryReading, { texts, bounds, source }: EntryContent): ParsedRecord | undefined {
     const record = startedEntry<ParsedRecord>();
     for (let i = 0; i < core.length; i++) {
       const field = core[i] as number;
-      const raw = raws[i] as string;
+      const start = bounds[2 * i] as number;
+      const end = bounds[2 * i + 1] as number;
       if (field === Step.Loc) {
-        if (!isPlainLocAsWritten(raw)) return undefined;
+        if (!isPlainLocAsWritten(source, start, end)) return undefined;
         record.loc = texts[i] as string;
         continue;
       }
       const text = texts[i] as string;
-      const value = trimmedAsWritten(text, raw);
+      const value = endsPlainAsWritten(source, start, end) ? text : trimmed(text);
       if (field === Step.Lastmod || field === Step.Changefreq) {
         // Whitespace around it has a finding (R11, R13).
         if (value !== text) return undefined;
@@ -465,7 +466,7 @@ export class SitemapAssembler implements XmlEvents {
             (attributes as XmlAttribute[]).push({ ns: part.attribute.ns, local: part.attribute.local, value: text });
             break;
           }
-          const value = trimmedAsWritten(text, raws[i] as string);
+          const value = endsPlainAsWritten(source, bounds[2 * i] as number, bounds[2 * i + 1] as number) ? text : trimmed(text);
           const { group, key } = part;
           if (group === Group.Image) (image as unknown as Record<string, string>)[key] = value;
           else if (group === Group.Video) {
@@ -479,18 +480,19 @@ export class SitemapAssembler implements XmlEvents {
     return record.loc === '' ? undefined : record;
   }
 
-  #indexEntry(plan: EntryPlan, texts: readonly string[], raws: readonly string[]): SitemapIndexEntry | undefined {
+  #indexEntry(plan: EntryPlan, { texts, bounds, source }: EntryContent): SitemapIndexEntry | undefined {
     const entry = startedEntry<SitemapIndexEntry>();
     for (let i = 0; i < plan.length; i++) {
       const text = texts[i] as string;
-      const raw = raws[i] as string;
+      const start = bounds[2 * i] as number;
+      const end = bounds[2 * i + 1] as number;
       if (plan[i] === Step.Loc) {
-        if (!isPlainLocAsWritten(raw)) return undefined;
+        if (!isPlainLocAsWritten(source, start, end)) return undefined;
         entry.loc = text;
       } else {
-        entry.lastmod = trimmedAsWritten(text, raw);
         // Whitespace around it has a finding (R11).
-        if (entry.lastmod !== text) return undefined;
+        if (!endsPlainAsWritten(source, start, end) && trimmed(text) !== text) return undefined;
+        entry.lastmod = text;
       }
     }
     return entry.loc === '' ? undefined : entry;
@@ -1019,24 +1021,28 @@ const isPlainLoc = (value: string, raw: string): boolean => value.length === raw
 
 const isVisibleAscii = (c: number): boolean => c > 32 && c < 127;
 
-/** `trimmed(text)`, told from `raw` (the text as written) when its ends are no reference: `text` may be a rope, and reading it would flatten it. */
-function trimmedAsWritten(text: string, raw: string): string {
-  const first = raw.charCodeAt(0);
-  const last = raw.charCodeAt(raw.length - 1);
-  return isVisibleAscii(first) && first !== 38 /* & */ && isVisibleAscii(last) && last !== 59 /* ; */ ? text : trimmed(text);
+/**
+ * Whether the text written in `source` from `start` to `end` has nothing to trim, told from its ends
+ * as written: visible ASCII, and no reference there (which could decode to whitespace).
+ */
+function endsPlainAsWritten(source: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  const first = source.charCodeAt(start);
+  const last = source.charCodeAt(end - 1);
+  return isVisibleAscii(first) && first !== 38 /* & */ && isVisibleAscii(last) && last !== 59; /* ; */
 }
 
 /**
- * `isPlainLoc(trimmed(text), text)` for a `<loc>` whose text as written is `raw`: it starts with a
- * literal `http://` or `https://` and ends with a visible character that ends no reference. (One
- * that only decodes to such a URL goes the usual way, which says the same.)
+ * `isPlainLoc(trimmed(text), text)` for a `<loc>` written in `source` from `start` to `end`: it
+ * starts with a literal `http://` or `https://` and ends with a visible character that ends no
+ * reference. (One that only decodes to such a URL goes the usual way, which says the same.)
  */
-function isPlainLocAsWritten(raw: string): boolean {
-  const last = raw.charCodeAt(raw.length - 1);
-  if (!isVisibleAscii(last) || last === 59 /* ; */) return false;
-  if (raw.charCodeAt(0) !== 104 || raw.charCodeAt(1) !== 116 || raw.charCodeAt(2) !== 116 || raw.charCodeAt(3) !== 112) return false;
-  const s = raw.charCodeAt(4) === 115 ? 1 : 0;
-  return raw.charCodeAt(4 + s) === 58 && raw.charCodeAt(5 + s) === 47 && raw.charCodeAt(6 + s) === 47;
+function isPlainLocAsWritten(source: string, start: number, end: number): boolean {
+  const last = source.charCodeAt(end - 1);
+  if (end - start < 7 || !isVisibleAscii(last) || last === 59 /* ; */) return false;
+  if (source.charCodeAt(start) !== 104 || source.charCodeAt(start + 1) !== 116 || source.charCodeAt(start + 2) !== 116 || source.charCodeAt(start + 3) !== 112) return false;
+  const s = source.charCodeAt(start + 4) === 115 ? start + 1 : start;
+  return source.charCodeAt(s + 4) === 58 && source.charCodeAt(s + 5) === 47 && source.charCodeAt(s + 6) === 47;
 }
 
 /** `text.trim()`, skipped when the ends are visible ASCII (trim would flatten a decoded value for nothing). */

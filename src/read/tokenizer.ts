@@ -48,11 +48,13 @@ export class EntryContent {
   /** The decoded text of a leaf or an attribute; '' for the start and end of a group or an empty element. */
   readonly texts: string[] = [];
   /**
-   * The same text as written, references not decoded (or the decoded text itself). A decoded text
-   * may be a rope, which reading a character of flattens; its first and last characters can be
-   * told from these unless a reference is there.
+   * Where the text of each leaf and attribute is written in `source`, references not decoded: from
+   * `bounds[2 * i]` to `bounds[2 * i + 1]`. What it looks like as written (its ends, a URL's scheme)
+   * is read there, in the flat buffer: a decoded text may be a rope, which reading a character of
+   * flattens, and a text as matched is a slice, each read of which goes through its parent.
    */
-  readonly raws: string[] = [];
+  readonly bounds: number[] = [];
+  source = '';
   /** The consumer's own reading of `kinds` and `names`, kept for as long as they stay the same. */
   memo: unknown = undefined;
 
@@ -61,7 +63,6 @@ export class EntryContent {
     this.kinds[i] = kind;
     this.names[i] = name;
     this.texts[i] = text;
-    this.raws[i] = text;
   }
 }
 
@@ -365,6 +366,13 @@ function decodeEntitiesLeniently(text: string): string {
   return decode(text, true, text.indexOf('&')) as string;
 }
 
+/**
+ * Whether an `&amp;` starts at `amp` in `buffer`. A text the whole-entry path matched is followed by
+ * `<` or its quote, so the five characters are the text's own when they match.
+ */
+const isAmpReferenceAt = (buffer: string, amp: number): boolean =>
+  buffer.charCodeAt(amp + 1) === 97 /* a */ && buffer.charCodeAt(amp + 2) === 109 /* m */ && buffer.charCodeAt(amp + 3) === 112 /* p */ && buffer.charCodeAt(amp + 4) === 59; /* ; */
+
 /** A hand loop rather than a regex replace: `&amp;` in every URL with a query makes this hot. */
 /** The text with its references replaced, from `first`, where its first `&` is (-1 for none). */
 function decode(text: string, lenient: boolean, first: number): string | undefined {
@@ -467,7 +475,6 @@ export class XmlTokenizer {
   #doctypeSeen = false;
   readonly #entryContent = new EntryContent();
   /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
-  readonly #leafBounds: number[] = [];
   readonly #entryTemplates: EntryTemplate[] = [];
   #templateSets: TemplateSet[] = [];
   /** Entries taken by a template, and entries scanned tag by tag (each teaching a template). */
@@ -1139,6 +1146,7 @@ export class XmlTokenizer {
     const end = this.#templateEntries(element, lt, events);
     if (end !== lt) return end;
     const scanned = this.#scanEntry(element, lt + 2 + element.qname.length);
+    if (scanned !== -1) this.#entryContent.source = this.#buffer;
     if (scanned === -1 || !events.entry(element, this.#entryContent)) {
       // The scan looked ahead of where reading resumes: what it found next holds only from there on.
       this.#nextAmpersand = -1;
@@ -1271,9 +1279,10 @@ export class XmlTokenizer {
    * the usual path must read the entry (a bad reference, a `]` in an element's text).
    */
   #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
-    const { groups, textSlots, markup, inElement } = template;
-    const { texts, raws } = template.content;
+    const { groups, textSlots, markup, inElement, content } = template;
+    const { texts, bounds } = content;
     const buffer = this.#buffer;
+    if (content.source !== buffer) content.source = buffer;
     // The pattern keeps out `<` and CR; a `]` in an element's text (it could start `]]>`) is the usual path's to judge, and
     // references are what is left to check. Both are seldom there: each is searched for once, and placed from the texts' lengths.
     if (this.#nextBracket < lt) this.#nextBracket = indexOrLength(buffer, ']', lt);
@@ -1293,14 +1302,27 @@ export class XmlTokenizer {
           return -1;
         }
       }
-      raws[slot] = text;
+      bounds[2 * slot] = at;
+      bounds[2 * slot + 1] = textEnd;
       // Learnt markup holds no `&`; this only keeps that from mattering.
       while (ampersand < at) ampersand = indexOrLength(buffer, '&', ampersand + 1);
       if (ampersand < textEnd) {
-        const decoded = decode(text, false, ampersand - at);
-        if (decoded === undefined) return -1;
-        texts[slot] = decoded;
-        ampersand = indexOrLength(buffer, '&', textEnd);
+        // `&amp;` (every URL with a query has one) read in the buffer, where the search for the next `&` also finds the one after this text.
+        const first = ampersand;
+        let decoded = '';
+        let from = at;
+        while (ampersand < textEnd && isAmpReferenceAt(buffer, ampersand)) {
+          decoded += buffer.slice(from, ampersand + 1);
+          from = ampersand + 5;
+          ampersand = indexOrLength(buffer, '&', from);
+        }
+        if (ampersand < textEnd) {
+          // Another reference, or a bad one: the text decoded as a whole.
+          const whole = decode(text, false, first - at);
+          if (whole === undefined) return -1;
+          texts[slot] = whole;
+          ampersand = indexOrLength(buffer, '&', textEnd);
+        } else texts[slot] = decoded + buffer.slice(from, textEnd);
       } else texts[slot] = text;
       at = textEnd;
     }
@@ -1311,7 +1333,7 @@ export class XmlTokenizer {
   #learnTemplate(element: OpenElement, lt: number, end: number): void {
     const buffer = this.#buffer;
     const scanned = this.#entryContent;
-    const bounds = this.#leafBounds;
+    const bounds = this.#entryContent.bounds;
     const content = new EntryContent();
     const markup: string[] = [];
     const textPatterns: string[] = [];
@@ -1348,12 +1370,12 @@ export class XmlTokenizer {
   /**
    * The child of the root whose start tag ends at `start`, tag by tag: leaves, groups of leaves
    * two deep (attribute-less, seen before) and empty elements with attributes, whitespace between
-   * (space, tab, LF, CR). Fills `#entryContent` and `#leafBounds`; returns the end, or -1.
+   * (space, tab, LF, CR). Fills `#entryContent` (its texts and their bounds); returns the end, or -1.
    */
   #scanEntry(element: OpenElement, start: number): number {
     const buffer = this.#buffer;
     const content = this.#entryContent;
-    const bounds = this.#leafBounds;
+    const bounds = this.#entryContent.bounds;
     content.count = 0;
     content.memo = undefined;
     const groups: OpenElement[] = [];
@@ -1406,7 +1428,7 @@ export class XmlTokenizer {
   #scanWithAttributes(lt: number, inGroup: boolean): number {
     const buffer = this.#buffer;
     const content = this.#entryContent;
-    const bounds = this.#leafBounds;
+    const bounds = this.#entryContent.bounds;
     let i = lt + 1;
     if (!isNameStart(buffer.charCodeAt(i))) return -1;
     while (isNameChar(buffer.charCodeAt(i))) i++;
