@@ -281,14 +281,14 @@ export class SitemapAssembler implements XmlEvents {
    * and in order, then image groups. Declines (false, nothing changed) whatever would report, as
    * `leaf` does, so findings always come from the usual events.
    */
-  entry(name: XmlName, content: EntryContent): boolean {
+  entry(name: XmlName, content: EntryContent, texts: readonly (string | undefined)[]): boolean {
     if (name.ns !== this.#coreNs && name.ns !== NS.sitemap) return false;
     const index = this.#kind === 'sitemapindex';
     if (name.local !== (index ? 'sitemap' : 'url')) return false;
     // The names in an entry's content repeat from entry to entry: what they mean is worked out once.
     const reading = (content.memo ??= this.#reading(content, index)) as EntryReading;
     if (reading.plan.length === 0) return false;
-    const entry = index ? this.#indexEntry(reading.plan, content) : this.#urlEntry(reading, content);
+    const entry = index ? this.#indexEntry(reading.plan, content, texts) : this.#urlEntry(reading, content, texts);
     if (entry === undefined) return false;
     this.#entries++;
     this.#options.emit(entry, this.#options.trackPositions ? wholeEntryPlace(this.#options.position(), this.#options.source()) : undefined);
@@ -384,7 +384,7 @@ export class SitemapAssembler implements XmlEvents {
     return plan;
   }
 
-  #urlEntry({ plan, core }: EntryReading, { texts, bounds, source }: EntryContent): ParsedRecord | undefined {
+  #urlEntry({ plan, core }: EntryReading, { textAt, bounds, source }: EntryContent, texts: readonly (string | undefined)[]): ParsedRecord | undefined {
     const record = startedEntry<ParsedRecord>();
     for (let i = 0; i < core.length; i++) {
       const field = core[i] as number;
@@ -392,10 +392,10 @@ export class SitemapAssembler implements XmlEvents {
       const end = bounds[2 * i + 1] as number;
       if (field === Step.Loc) {
         if (!isPlainLocAsWritten(source, start, end)) return undefined;
-        record.loc = texts[i] as string;
+        record.loc = texts[textAt[i] as number] as string;
         continue;
       }
-      const text = texts[i] as string;
+      const text = texts[textAt[i] as number] as string;
       const value = endsPlainAsWritten(source, start, end) ? text : trimmed(text);
       if (field === Step.Lastmod || field === Step.Changefreq) {
         // Whitespace around it has a finding (R11, R13).
@@ -414,7 +414,7 @@ export class SitemapAssembler implements XmlEvents {
     let attributes: XmlAttribute[] | undefined;
     for (let i = core.length; i < plan.length; i++) {
       const step = plan[i] as EntryPlan[number];
-      const text = texts[i] as string;
+      const text = texts[textAt[i] as number] as string;
       switch (step) {
         case Step.ImageStart:
           image = { loc: '' };
@@ -480,10 +480,10 @@ export class SitemapAssembler implements XmlEvents {
     return record.loc === '' ? undefined : record;
   }
 
-  #indexEntry(plan: EntryPlan, { texts, bounds, source }: EntryContent): SitemapIndexEntry | undefined {
+  #indexEntry(plan: EntryPlan, { textAt, bounds, source }: EntryContent, texts: readonly (string | undefined)[]): SitemapIndexEntry | undefined {
     const entry = startedEntry<SitemapIndexEntry>();
     for (let i = 0; i < plan.length; i++) {
-      const text = texts[i] as string;
+      const text = texts[textAt[i] as number] as string;
       const start = bounds[2 * i] as number;
       const end = bounds[2 * i + 1] as number;
       if (plan[i] === Step.Loc) {

@@ -48,6 +48,13 @@ export class EntryContent {
   /** The decoded text of a leaf or an attribute; '' for the start and end of a group or an empty element. */
   readonly texts: string[] = [];
   /**
+   * Where each part's text is in the texts handed over with the content (`XmlEvents.entry`): its
+   * own index in `texts`, or, for an entry matched by a template, its capture in the match, where
+   * the decoded texts are put too. The match is new for each entry: storing a new string into an
+   * array that has lived a while costs V8 a slow write barrier, one per text.
+   */
+  readonly textAt: number[] = [];
+  /**
    * Where the text of each leaf and attribute is written in `source`, references not decoded: from
    * `bounds[2 * i]` to `bounds[2 * i + 1]`. What it looks like as written (its ends, a URL's scheme)
    * is read there, in the flat buffer: a decoded text may be a rope, which reading a character of
@@ -63,6 +70,7 @@ export class EntryContent {
     this.kinds[i] = kind;
     this.names[i] = name;
     this.texts[i] = text;
+    this.textAt[i] = i;
   }
 }
 
@@ -89,11 +97,11 @@ export interface XmlEvents {
    * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
    * `<field>text</field>`, groups of leaves (two deep; in a group a leaf may have attributes) and
    * empty elements with attributes (`<link a="…"/>`), with whitespace between: `content` lists
-   * them in document order, texts decoded. Returns true when it took the element exactly as the
+   * them in document order, their texts decoded in `texts` (at `content.textAt`). Returns true when it took the element exactly as the
    * `open`, `text` and `close` events would have; false, having changed nothing, to get those
    * instead.
    */
-  entry(name: XmlName, content: EntryContent): boolean;
+  entry(name: XmlName, content: EntryContent, texts: readonly (string | undefined)[]): boolean;
   /** A well-formedness error (R2); the reader recovers what it can after it. */
   malformed(message: string, position: XmlPosition): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
@@ -1147,7 +1155,7 @@ export class XmlTokenizer {
     if (end !== lt) return end;
     const scanned = this.#scanEntry(element, lt + 2 + element.qname.length);
     if (scanned !== -1) this.#entryContent.source = this.#buffer;
-    if (scanned === -1 || !events.entry(element, this.#entryContent)) {
+    if (scanned === -1 || !events.entry(element, this.#entryContent, this.#entryContent.texts)) {
       // The scan looked ahead of where reading resumes: what it found next holds only from there on.
       this.#nextAmpersand = -1;
       this.#nextReturn = -1;
@@ -1259,7 +1267,7 @@ export class XmlTokenizer {
         let template = templates[0] as EntryTemplate;
         for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
         const ampersand = this.#fillTemplate(template, match, p);
-        if (ampersand === -1 || !events.entry(element, template.content)) break;
+        if (ampersand === -1 || !events.entry(element, template.content, match)) break;
         // Taken: reading resumes at its end, and no `&` is between that and this one.
         this.#nextAmpersand = ampersand;
         template.hits++;
@@ -1274,13 +1282,13 @@ export class XmlTokenizer {
   }
 
   /**
-   * Puts the texts the entry at `lt` matched (well-formed on sight but for references) in the
-   * template's content. Returns where the first `&` after its last text holding one is, or -1 when
+   * Checks the texts the entry at `lt` matched (well-formed on sight but for references), puts
+   * their bounds in the template's content and decodes them in `match`. Returns where the first `&` after its last text holding one is, or -1 when
    * the usual path must read the entry (a bad reference, a `]` in an element's text).
    */
   #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
     const { groups, textSlots, markup, inElement, content } = template;
-    const { texts, bounds } = content;
+    const { bounds } = content;
     const buffer = this.#buffer;
     if (content.source !== buffer) content.source = buffer;
     // The pattern keeps out `<` and CR; a `]` in an element's text (it could start `]]>`) is the usual path's to judge, and
@@ -1290,7 +1298,8 @@ export class XmlTokenizer {
     let ampersand = this.#nextAmpersand;
     let at = lt;
     for (let i = 0; i < textSlots.length; i++) {
-      const text = match[groups[i] as number] as string;
+      const group = groups[i] as number;
+      const text = match[group] as string;
       const slot = textSlots[i] as number;
       at += (markup[i] as string).length;
       const textEnd = at + text.length;
@@ -1320,10 +1329,10 @@ export class XmlTokenizer {
           // Another reference, or a bad one: the text decoded as a whole.
           const whole = decode(text, false, first - at);
           if (whole === undefined) return -1;
-          texts[slot] = whole;
+          match[group] = whole;
           ampersand = indexOrLength(buffer, '&', textEnd);
-        } else texts[slot] = decoded + buffer.slice(from, textEnd);
-      } else texts[slot] = text;
+        } else match[group] = decoded + buffer.slice(from, textEnd);
+      }
       at = textEnd;
     }
     return ampersand;
@@ -1364,6 +1373,8 @@ export class XmlTokenizer {
       const members = templates.filter((other) => other.element === template.element);
       sets.push({ element: template.element, pattern: mergedPattern(members), templates: members });
     }
+    // Each text is read from its capture, whose number the merged pattern has just set.
+    for (const template of templates) template.textSlots.forEach((slot, k) => (template.content.textAt[slot] = template.groups[k] as number));
     this.#templateSets = sets;
   }
 

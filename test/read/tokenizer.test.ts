@@ -42,8 +42,8 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
     text: (text) => assembler.text(text),
     close: () => assembler.close(),
     leaf: (ns, local, text) => assembler.leaf(ns, local, text),
-    entry: (name, content) => {
-      const taken = assembler.entry(name, content);
+    entry: (name, content, texts) => {
+      const taken = assembler.entry(name, content, texts);
       if (taken) wholeEntries++;
       return taken;
     },
