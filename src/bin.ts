@@ -2,7 +2,7 @@
 import { fstatSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { unsupportedNode } from './cli/runtime.ts';
-import type { CliIo } from './cli/run.ts';
+import type { CliIo } from './cli/io.ts';
 
 // Before the rest is loaded: on an older Node.js, loading it may be what fails.
 const unsupported = unsupportedNode(process.versions.node);

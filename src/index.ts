@@ -11,8 +11,8 @@ export {
 } from './write/build.ts';
 export { fromCsv, fromJsonLines, fromText, readSource, type InputFormat } from './sources/index.ts';
 export { parseSitemap, ParsedSitemap, type ByteSource } from './read/parse.ts';
-export { validateSitemap, type ValidateOptions, type ValidationResult } from './read/validate.ts';
-export { discoverSitemaps, type DiscoverOptions, type DiscoverProgress, type DiscoveredSitemap, type DiscoveryReport } from './read/discover.ts';
+export { validateSitemap, type ValidateOptions, type ValidationResult } from './validate/validate.ts';
+export { discoverSitemaps, type DiscoverOptions, type DiscoverProgress, type DiscoveredSitemap, type DiscoveryReport } from './discover/discover.ts';
 export type { ParseOptions, ParsedEntry, ParsedRecord, SitemapKind } from './read/types.ts';
 export { SitemapError, isSitemapError, type SitemapErrorCode } from './errors.ts';
 export type { Diagnostic, DiagnosticLevel } from './model/diagnostic.ts';

@@ -1,6 +1,6 @@
 /** Progress bars on stderr for long builds and discoveries; only ever started on a terminal. */
 import cliProgress from 'cli-progress';
-import type { DiscoverProgress } from '../read/discover.ts';
+import type { DiscoverProgress } from '../discover/discover.ts';
 
 export interface Progress {
   bytes(read: number): void;

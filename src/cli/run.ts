@@ -4,22 +4,11 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSitemapError } from '../errors.ts';
-import { buildCommand } from './build.ts';
-import { discoverCommand, URL_FORMATS } from './discover.ts';
-import { parseCommand, validateCommand } from './read.ts';
+import { buildCommand } from './commands/build.ts';
+import { discoverCommand, URL_FORMATS } from './commands/discover.ts';
+import { parseCommand, validateCommand } from './commands/read.ts';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, type CliIo } from './io.ts';
 
-export interface CliIo {
-  stdin: NodeJS.ReadableStream & AsyncIterable<Uint8Array | string>;
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  cwd: string;
-  /** Clock for checks that depend on today (news age). */
-  now?: () => number;
-}
-
-export const EXIT_OK = 0;
-export const EXIT_FINDINGS = 1;
-export const EXIT_USAGE = 2;
 
 const VERSION = '0.1.0';
 

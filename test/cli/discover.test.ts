@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import type { DiscoveryReport } from '../../src/read/discover.ts';
+import type { DiscoveryReport } from '../../src/discover/discover.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFixtureSite } from '../helpers/fixture-site.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';

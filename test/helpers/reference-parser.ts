@@ -3,8 +3,8 @@
  * its events fed to the same `SitemapAssembler` the reader uses, so only the tokenizer differs.
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { SitemapAssembler } from '../../src/read/assemble.ts';
-import { MAX_DEPTH, type XmlAttribute } from '../../src/read/tokenizer.ts';
+import { SitemapAssembler } from '../../src/read/xml/assemble.ts';
+import { MAX_DEPTH, type XmlAttribute } from '../../src/read/xml/tokenizer.ts';
 import type { Diagnostic } from '../../src/model/diagnostic.ts';
 import type { ParsedEntry, SitemapKind } from '../../src/read/types.ts';
 

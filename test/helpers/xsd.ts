@@ -1,5 +1,5 @@
 /** Schema validation of generated files with the official XSDs shipped in schemas/ (the library's own checker). */
-import { schemaDiagnostics } from '../../src/read/xsd.ts';
+import { schemaDiagnostics } from '../../src/validate/xsd.ts';
 
 /** Validates a `<urlset>` (with any extensions) or a `<sitemapindex>`; returns xmllint's messages. */
 export async function schemaErrors(xml: string): Promise<string[]> {

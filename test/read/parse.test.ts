@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap, type ParsedEntry } from '../../src/index.ts';
-import { MAX_MALFORMED_REPORTS } from '../../src/read/assemble.ts';
+import { MAX_MALFORMED_REPORTS } from '../../src/read/xml/assemble.ts';
 import { MAX_ROBOTS_BYTES } from '../../src/read/parse.ts';
 import { MAX_SITEMAP_BYTES } from '../../src/rules/limits.ts';
 import { byteByByte, parseChunks, parseEveryWay, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapError, validateSitemap } from '../../src/index.ts';
-import { FingerprintTable } from '../../src/read/validate.ts';
+import { FingerprintTable } from '../../src/validate/validate.ts';
 import { byteByByte, parseEveryWay, randomSplits, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';

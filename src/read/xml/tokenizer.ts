@@ -11,7 +11,7 @@
  * So the events are those of a conforming parser on every input; the differential test proves it.
  */
 import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
-import { NS } from '../model/namespaces.ts';
+import { NS } from '../../model/namespaces.ts';
 import { positionIn } from './locate.ts';
 
 export interface XmlAttribute {

@@ -1,15 +1,15 @@
 /** `sitemapkit build`: flags → input stream → writeSourceItems → summary. */
 import { resolve } from 'node:path';
-import { isSitemapError } from '../errors.ts';
-import type { Diagnostic } from '../model/diagnostic.ts';
-import { writeSourceItems, type WriteSitemapsOptions } from '../publish/write-sitemaps.ts';
-import { formatFromName, readSource, sniffFormat, type InputFormat } from '../sources/index.ts';
-import type { BuildSummary } from '../write/build.ts';
-import type { SitemapError } from '../errors.ts';
-import { openFile } from './files.ts';
-import { startProgress, type Progress } from './progress.ts';
-import { formatSummary, formatFindings } from './report.ts';
-import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
+import { isSitemapError } from '../../errors.ts';
+import type { Diagnostic } from '../../model/diagnostic.ts';
+import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
+import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
+import type { BuildSummary } from '../../write/build.ts';
+import type { SitemapError } from '../../errors.ts';
+import { openFile } from '../files.ts';
+import { startProgress, type Progress } from '../progress.ts';
+import { formatSummary, formatFindings } from '../report.ts';
+import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io.ts';
 
 export interface BuildFlags {
   input: string;

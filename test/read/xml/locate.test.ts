@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fieldOffset, positionIn } from '../../src/read/locate.ts';
+import { fieldOffset, positionIn } from '../../../src/read/xml/locate.ts';
 
 describe('locating a field in its entry', () => {
   const entry = [

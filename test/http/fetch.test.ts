@@ -3,7 +3,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isSitemapError } from '../../src/errors.ts';
-import { concurrencyLimit, fetchResource, type FetchOptions, type FetchResult, type FetchSuccess } from '../../src/read/fetch.ts';
+import { concurrencyLimit, fetchResource, type FetchOptions, type FetchResult, type FetchSuccess } from '../../src/http/fetch.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';
 
 let server: TestServer;

@@ -1,11 +1,11 @@
 /** `sitemapkit discover`: site URL → robots.txt, well-known paths, indexes → a tree, or every page URL. */
-import { SitemapError } from '../errors.ts';
-import type { Diagnostic } from '../model/diagnostic.ts';
-import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../read/discover.ts';
-import type { ParsedRecord } from '../read/types.ts';
-import { startDiscoverProgress } from './progress.ts';
-import { formatBytes, urlLine } from './report.ts';
-import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
+import { SitemapError } from '../../errors.ts';
+import type { Diagnostic } from '../../model/diagnostic.ts';
+import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoveryReport } from '../../discover/discover.ts';
+import type { ParsedRecord } from '../../read/types.ts';
+import { startDiscoverProgress } from '../progress.ts';
+import { formatBytes, urlLine } from '../report.ts';
+import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io.ts';
 
 export type UrlFormat = 'text' | 'ndjson' | 'csv';
 export const URL_FORMATS: readonly UrlFormat[] = ['text', 'ndjson', 'csv'];

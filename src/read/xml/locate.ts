@@ -4,7 +4,7 @@
  * matched by local name, in document order; a field with no element of its own (one that is
  * missing, or an attribute) goes to the nearest element holding it. Pure: text in, offset out.
  */
-import type { SitemapKind } from './types.ts';
+import type { SitemapKind } from '../types.ts';
 import type { XmlPosition } from './tokenizer.ts';
 
 /** A tag, or markup that holds none (comment, CDATA, processing instruction, declaration): groups are the end tag's slash, the name, and the empty tag's slash. */

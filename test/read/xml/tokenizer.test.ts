@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SitemapAssembler } from '../../src/read/assemble.ts';
-import { decodeEntities, XmlTokenizer, type XmlEvents } from '../../src/read/tokenizer.ts';
-import type { ParsedEntry } from '../../src/read/types.ts';
+import { SitemapAssembler } from '../../../src/read/xml/assemble.ts';
+import { decodeEntities, XmlTokenizer, type XmlEvents } from '../../../src/read/xml/tokenizer.ts';
+import type { ParsedEntry } from '../../../src/read/types.ts';
 
 /**
  * The tokenizer's events counted by the way they arrive, for the same assembler the reader uses;

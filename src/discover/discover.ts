@@ -7,11 +7,11 @@
 import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
-import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from './fetch.ts';
-import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from './parse.ts';
-import { sitemapsInRobotsTxt, wholeLines } from './robots.ts';
-import { LISTS_SITEMAPS, type ParsedEntry, type ParsedRecord, type SitemapKind } from './types.ts';
-import { FirstInFileOrder, SitemapChecks } from './validate.ts';
+import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from '../http/fetch.ts';
+import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from '../read/parse.ts';
+import { sitemapsInRobotsTxt, wholeLines } from '../robots/robots.ts';
+import { LISTS_SITEMAPS, type ParsedEntry, type ParsedRecord, type SitemapKind } from '../read/types.ts';
+import { FirstInFileOrder, SitemapChecks } from '../validate/validate.ts';
 
 /**
  * Probed when robots.txt does not list them: the names generators and CMSs use (WordPress core and

@@ -11,9 +11,9 @@ import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { checkScope, hasScheme, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
-import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from './parse.ts';
-import type { ParsedEntry, ParsedRecord, ParseOptions, SitemapKind } from './types.ts';
-import { LISTS_SITEMAPS } from './types.ts';
+import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from '../read/parse.ts';
+import type { ParsedEntry, ParsedRecord, ParseOptions, SitemapKind } from '../read/types.ts';
+import { LISTS_SITEMAPS } from '../read/types.ts';
 
 export interface ValidateOptions extends ParseOptions {
   /** Clock for the news age check (R37). @default Date.now */

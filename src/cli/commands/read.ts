@@ -1,15 +1,15 @@
 /** `sitemapkit parse` and `sitemapkit validate`: one file, URL or standard input → entries or findings. */
 import { resolve } from 'node:path';
-import { isSitemapError, SitemapError } from '../errors.ts';
-import type { Diagnostic } from '../model/diagnostic.ts';
-import { fetchResource } from '../read/fetch.ts';
-import { checkMaxBytes, DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../read/parse.ts';
-import { LISTS_SITEMAPS } from '../read/types.ts';
-import { validateSitemap } from '../read/validate.ts';
-import { schemaDiagnostics } from '../read/xsd.ts';
-import { openFile } from './files.ts';
-import { formatBytes, formatFindings, urlLine } from './report.ts';
-import { EXIT_FINDINGS, EXIT_OK, type CliIo } from './run.ts';
+import { isSitemapError, SitemapError } from '../../errors.ts';
+import type { Diagnostic } from '../../model/diagnostic.ts';
+import { fetchResource } from '../../http/fetch.ts';
+import { checkMaxBytes, DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
+import { LISTS_SITEMAPS } from '../../read/types.ts';
+import { validateSitemap } from '../../validate/validate.ts';
+import { schemaDiagnostics } from '../../validate/xsd.ts';
+import { openFile } from '../files.ts';
+import { formatBytes, formatFindings, urlLine } from '../report.ts';
+import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io.ts';
 
 export interface ReadFlags {
   base?: string;

@@ -4,14 +4,14 @@
  * URI and local name, never by prefix. Structural faults are reported as they are met (R5, R6, R7,
  * R19, R23, R33); value rules are the validator's (validate.ts).
  */
-import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
-import { NS } from '../model/namespaces.ts';
-import type { ImageRecord, NewsRecord, VideoRecord } from '../model/record.ts';
-import { hasScheme } from '../rules/url.ts';
-import { parseRfc822Date, parseW3cDatetime } from '../rules/datetime.ts';
+import type { Diagnostic, DiagnosticLevel } from '../../model/diagnostic.ts';
+import { NS } from '../../model/namespaces.ts';
+import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts';
+import { hasScheme } from '../../rules/url.ts';
+import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
-import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from './types.ts';
+import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from '../types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
 /** After this many well-formedness errors the rest of the file is noise: reading stops. */

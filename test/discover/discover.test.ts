@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoverProgress, type DiscoveryReport } from '../../src/read/discover.ts';
+import { discoverSitemaps, type DiscoveredSitemap, type DiscoverOptions, type DiscoverProgress, type DiscoveryReport } from '../../src/discover/discover.ts';
 import { MAX_ROBOTS_BYTES } from '../../src/read/parse.ts';
 import { fixture, startFixtureSite } from '../helpers/fixture-site.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';

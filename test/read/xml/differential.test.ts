@@ -11,14 +11,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { buildSitemaps, type SitemapRecordInput } from '../../src/index.ts';
+import { buildSitemaps, type SitemapRecordInput } from '../../../src/index.ts';
 import { isAscii } from 'node:buffer';
-import { sniffEncoding } from '../../src/read/decode.ts';
-import { MAX_DEPTH } from '../../src/read/tokenizer.ts';
-import { FULL_RECORD } from '../helpers/full-record.ts';
-import { memorySink } from '../helpers/memory-sink.ts';
-import { byteByByte, parseChunks, random, randomSplits, readFixture, type ParseResult } from '../helpers/parse.ts';
-import { referenceParse, type ReferenceResult } from '../helpers/reference-parser.ts';
+import { sniffEncoding } from '../../../src/read/decode.ts';
+import { MAX_DEPTH } from '../../../src/read/xml/tokenizer.ts';
+import { FULL_RECORD } from '../../helpers/full-record.ts';
+import { memorySink } from '../../helpers/memory-sink.ts';
+import { byteByByte, parseChunks, random, randomSplits, readFixture, type ParseResult } from '../../helpers/parse.ts';
+import { referenceParse, type ReferenceResult } from '../../helpers/reference-parser.ts';
 
 /** Fixed, so every run tries the same inputs; DIFFERENTIAL_SEED and DIFFERENTIAL_MUTATIONS make a longer, different soak run. */
 const BASE_SEED = Number(process.env['DIFFERENTIAL_SEED'] ?? 0x5173_3a9d);
@@ -234,7 +234,7 @@ function seedOf(name: string): number {
 const documents = new Map<string, string>();
 
 before(async () => {
-  for (const name of readdirSync(new URL('../fixtures/read/', import.meta.url)).sort()) {
+  for (const name of readdirSync(new URL('../../fixtures/read/', import.meta.url)).sort()) {
     if (!name.endsWith('.xml')) continue;
     const bytes = readFixture(name);
     const { decoder: fixtureDecoder } = sniffEncoding(bytes.subarray(0, 1024), () => undefined, isAscii);
