@@ -96,22 +96,20 @@ async function execute({ definition, operands, flags }: Invocation, io: CliIo, p
   const output = definition.handler(operands, flags, context);
   let printedOut = false;
   try {
-    let next = await output.next();
-    while (next.done !== true) {
+    for (let next = await output.next(); ; next = await output.next()) {
+      if (next.done === true) return next.value;
       printedOut ||= 'stdout' in next.value && next.value.stdout !== '';
-      if (!(await print(next.value))) {
-        await output.return(EXIT_SIGPIPE);
-        return EXIT_SIGPIPE;
-      }
-      next = await output.next();
+      if (!(await print(next.value))) return EXIT_SIGPIPE;
     }
-    return next.value;
   } catch (error) {
     if (!isSitemapError(error)) throw error;
     const json = { stdout: `${JSON.stringify({ ...definition.jsonFailure, error: error.message, code: error.code })}\n` };
     if (flags['json'] === true && !printedOut && !(await print(json))) return EXIT_SIGPIPE;
     if (!(await print({ stderr: `sitemapkit: ${error.message}\n` }))) return EXIT_SIGPIPE;
     return error.code === 'SM_BAD_BASE_URL' || error.code === 'SM_BAD_OPTION' ? EXIT_USAGE : EXIT_FINDINGS;
+  } finally {
+    // A command stopped part way (its reader left, a write failed) still closes what it opened; one that ended is left as it is.
+    await output.return(EXIT_SIGPIPE);
   }
 }
 
