@@ -12,18 +12,7 @@ if (unsupported !== undefined) {
 }
 const { run } = await import('./cli/run.ts');
 const { SitemapError } = await import('./errors.ts');
-
-/**
- * A reader that stops early (`sitemapkit parse … | head`) closes the pipe. Stop quietly, as a Unix
- * tool killed by SIGPIPE does, with its status (128 + 13): a build or crawl cut short this way did
- * not finish, so it must not report success, and `set -o pipefail` scripts see it as they would
- * with any other tool.
- */
-const SIGPIPE_STATUS = 141;
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(SIGPIPE_STATUS);
-});
+const { EXIT_SIGPIPE } = await import('./cli/io.ts');
 
 /** Node reads a folder given as stdin (`sitemapkit parse - < dir`) as empty: it is said what it is, when stdin is read. */
 function stdin(): CliIo['stdin'] {
@@ -41,4 +30,8 @@ function stdin(): CliIo['stdin'] {
   });
 }
 
-process.exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+const exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+// The reader of standard output left (`sitemapkit parse … | head`): stop at once, as a Unix tool killed by SIGPIPE does, with its status; work
+// still under way (a discovery's fetches) is not waited for. Not success: `set -o pipefail` scripts see a run cut short as with any other tool.
+if (exitCode === EXIT_SIGPIPE) process.exit(exitCode);
+process.exitCode = exitCode;

@@ -1,4 +1,4 @@
-/** What a command may touch (standard streams, folder, clock) and the exit codes it returns; only `bin.ts` supplies the real ones. */
+/** What the CLI touches (standard streams, folder, clock) and the exit codes it returns; only `bin.ts` supplies the real ones. */
 
 export interface CliIo {
   stdin: NodeJS.ReadableStream & AsyncIterable<Uint8Array | string>;
@@ -15,3 +15,5 @@ export const EXIT_OK = 0;
 export const EXIT_FINDINGS = 1;
 /** Usage error: unknown option, bad value. */
 export const EXIT_USAGE = 2;
+/** The reader of standard output left early (`… | head`): 128 + SIGPIPE, as for a Unix tool killed by it. */
+export const EXIT_SIGPIPE = 141;

@@ -1,134 +1,153 @@
 /**
  * The CLI as a function: `run(argv, io) → exit code`. Only `bin.ts` touches `process`.
- * Exit codes: 0 done, 1 findings or bad input, 2 usage error.
+ * Commands are loaded when used; what they print comes back here to be written.
+ * Exit codes: 0 done, 1 findings or bad input, 2 usage error, 141 the reader of standard output left.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Help, InvalidArgumentError, Option } from 'commander';
 import { isSitemapError } from '../errors.ts';
-import { buildCommand } from './commands/build.ts';
-import { discoverCommand, URL_FORMATS } from './commands/discover.ts';
-import { parseCommand, validateCommand } from './commands/read.ts';
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, type CliIo } from './io.ts';
+import type { CommandContext, CommandDefinition, OptionSpec, Printed } from './command.ts';
+import { COMMANDS, type CommandName } from './commands/catalog.ts';
+import { EXIT_FINDINGS, EXIT_OK, EXIT_SIGPIPE, EXIT_USAGE, type CliIo } from './io.ts';
 
+/** Each command's module, imported only when it runs or its help is asked for: `--help` and `build` load neither the reader, the HTTP client nor the schema validator. */
+const LOAD: Record<CommandName, () => Promise<{ command: CommandDefinition }>> = {
+  build: () => import('./commands/build.ts'),
+  parse: () => import('./commands/parse.ts'),
+  validate: () => import('./commands/validate.ts'),
+  discover: () => import('./commands/discover.ts'),
+};
 
-const VERSION = '0.1.0';
+interface Invocation {
+  definition: CommandDefinition;
+  operands: string[];
+  flags: Record<string, unknown>;
+}
 
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  let exitCode = EXIT_OK;
+  // A failed write is reported to its callback, which `print` waits for; the stream emits the error too, later, with nothing left to do.
+  io.stdout.on('error', () => {});
+  const print = printer(io);
+  const printed: Printed[] = [];
+  const parsed = await parseCommandLine(argv, printed);
+  for (const piece of printed) if (!(await print(piece))) return EXIT_SIGPIPE;
+  return typeof parsed === 'number' ? parsed : execute(parsed, io, print);
+}
+
+/** The command to run with its operands and flags, or the exit code when commander ended it (help, version, a usage error), its output in `printed`. */
+async function parseCommandLine(argv: readonly string[], printed: Printed[]): Promise<Invocation | number> {
+  let invocation: Invocation | undefined;
   const program = new Command('sitemapkit')
     .description('Complete, correct and truthful XML sitemaps.')
-    .version(VERSION, '-v, --version')
+    .version(packageVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      writeOut: (text) => printed.push({ stdout: text }),
+      writeErr: (text) => printed.push({ stderr: text }),
+    })
+    .configureHelp({
+      // Every command has options, though a command not loaded does not have them yet.
+      subcommandTerm(this: Help, command: Command): string {
+        const term = Help.prototype.subcommandTerm.call(this, command);
+        return Object.hasOwn(COMMANDS, command.name()) && command.options.length === 0 ? `${command.name()} [options]${term.slice(command.name().length)}` : term;
+      },
     })
     .showSuggestionAfterError(true);
 
-  program
-    .command('build')
-    .description('write a sitemap set (sitemap.xml, or numbered sitemaps and an index) from a list of URLs or records')
-    .requiredOption('-i, --input <file>', 'input file, or - for standard input')
-    .requiredOption('-o, --out <dir>', 'folder to publish the sitemaps into (other files there are left alone)')
-    .requiredOption('-b, --base-url <url>', 'public URL of that folder, e.g. https://example.com/')
-    .addOption(new Option('-f, --format <format>', 'input format (default: from the file extension, else sniffed)').choices(['text', 'jsonl', 'csv']))
-    .option('-z, --gzip', 'write .xml.gz files', false)
-    .option('--strict', 'fail (exit 1, publish nothing) on any error finding; URLs outside the base URL become errors', false)
-    .option('--json', 'print one JSON object on stdout: { files, urls, diagnostics }', false)
-    .option('--stylesheet <href>', 'add an xml-stylesheet instruction pointing at this XSL')
-    .option('--filename <stem>', 'file name stem', 'sitemap')
-    .option('--max-urls <n>', 'URLs per file, at most 50000', parseWholeNumber)
-    .option('--max-bytes <n>', 'uncompressed bytes per file, at most 52428800', parseWholeNumber)
-    .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
-    .action(async (options: Parameters<typeof buildCommand>[0]) => {
-      exitCode = await jsonOnFailure(options.json, { published: false }, io, (out) => buildCommand(options, out));
+  const loaded = new Set<Command>();
+  const load = async (command: Command): Promise<void> => {
+    if (loaded.has(command)) return;
+    loaded.add(command);
+    const { command: definition } = await LOAD[command.name() as CommandName]();
+    for (const spec of definition.options) command.addOption(toOption(spec));
+    command.action((...args: unknown[]) => {
+      invocation = { definition, operands: args.slice(0, -2) as string[], flags: args.at(-2) as Record<string, unknown> };
     });
-
-  program
-    .command('parse')
-    .description('read a sitemap, index, RSS/Atom feed, text list or robots.txt and print what it lists (one URL a line by default)')
-    .argument('<source>', 'a file, an http(s) URL, or - for standard input (gzip is detected)')
-    .option('--base <url>', "the file's own URL: relative locs are resolved against it")
-    .option('--json', 'print one JSON object: { kind, urls, sitemaps, diagnostics }', false)
-    .option('--ndjson', 'print one JSON record a line, as it is read (for large files)', false)
-    .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
-    .action(async (source: string, options: Parameters<typeof parseCommand>[1]) => {
-      exitCode = await jsonOnFailure(options.json, {}, io, (out) => parseCommand(source, options, out));
-    });
-
-  program
-    .command('validate')
-    .description('check a sitemap or index against every protocol rule that can be checked on a file; exit 1 when invalid')
-    .argument('<source>', 'a file, an http(s) URL, or - for standard input (gzip is detected)')
-    .option('--base <url>', "the file's own URL: enables the scope rules (R16, R17, R21)")
-    .option('--xsd', 'also validate against the official XML schemas (shipped, no system tools needed)', false)
-    .option('--json', 'print one JSON object: { valid, diagnostics }', false)
-    .option('--max-bytes <n>', 'decompressed bytes read at most (default 104857600)', parseWholeNumber)
-    .action(async (source: string, options: Parameters<typeof validateCommand>[1]) => {
-      exitCode = await jsonOnFailure(options.json, { valid: false }, io, (out) => validateCommand(source, options, out));
-    });
-
-  program
-    .command('discover')
-    .description('find a site\'s sitemaps (robots.txt, the usual paths, every index) and show them as a tree, or print every page URL; exit 1 when none is found, one cannot be read or one has errors')
-    .argument('<site-url>', 'the site, e.g. https://example.com (https:// is assumed when no scheme is given)')
-    .option('--json', 'print the tree as one JSON object', false)
-    .addOption(new Option('--urls [format]', 'print every page URL instead (the tree goes to stderr)').choices(URL_FORMATS).preset('text'))
-    .option('--concurrency <n>', 'files fetched at once (default 4)', parseWholeNumber)
-    .option('--timeout <ms>', 'time one request may take, body included (default 30000)', parseWholeNumber)
-    .option('--retries <n>', 'retries after a network error, 429 or 5xx (default 2)', parseWholeNumber)
-    .option('--depth <n>', 'index levels followed (default 5)', parseWholeNumber)
-    .option('--max-bytes <n>', 'decompressed bytes read per file (default 104857600)', parseWholeNumber)
-    .option('--max-sitemaps <n>', 'sitemaps read at most; well-known paths probed count only when they find one (default 50000)', parseWholeNumber)
-    .option('--no-progress', 'no progress bar (it shows only on a terminal anyway)')
-    .action(async (siteUrl: string, options: Parameters<typeof discoverCommand>[1]) => {
-      exitCode = await jsonOnFailure(options.json, {}, io, (out) => discoverCommand(siteUrl, options, out));
-    });
+  };
+  for (const entry of Object.values(COMMANDS)) {
+    const command = program.command(entry.name).description(entry.description);
+    for (const argument of entry.arguments) command.argument(argument.syntax, argument.description);
+  }
+  program.hook('preSubcommand', (_program, command) => load(command));
+  // `help <command>` prints the command's help without going through the hook.
+  const [first, second] = argv.filter((arg) => !arg.startsWith('-'));
+  const helpFor = first === 'help' ? program.commands.find((command) => command.name() === second) : undefined;
+  if (helpFor !== undefined) await load(helpFor);
 
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // Help and version end through here too, with exit code 0.
-      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    if (isSitemapError(error)) {
-      io.stderr.write(`sitemapkit: ${error.message}\n`);
-      return error.code === 'SM_BAD_BASE_URL' || error.code === 'SM_BAD_OPTION' ? EXIT_USAGE : EXIT_FINDINGS;
-    }
+    // Help and version end through here too, with exit code 0.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     throw error;
+  }
+  return invocation ?? EXIT_OK;
+}
+
+/** Runs the command, printing what it hands back as it comes; a failure is one sentence on standard error (and, with --json, one object on standard output if it printed none). */
+async function execute({ definition, operands, flags }: Invocation, io: CliIo, print: (piece: Printed) => Promise<boolean>): Promise<number> {
+  const context: CommandContext = {
+    stdin: io.stdin,
+    cwd: io.cwd,
+    ...(io.now === undefined ? {} : { now: io.now }),
+    ...(io.stderr.isTTY === true ? { progressStream: io.stderr } : {}),
+    stdoutIsTerminal: io.stdout.isTTY === true,
+  };
+  const output = definition.handler(operands, flags, context);
+  let printedOut = false;
+  try {
+    for (let next = await output.next(); ; next = await output.next()) {
+      if (next.done === true) return next.value;
+      printedOut ||= 'stdout' in next.value && next.value.stdout !== '';
+      if (!(await print(next.value))) return EXIT_SIGPIPE;
+    }
+  } catch (error) {
+    if (!isSitemapError(error)) throw error;
+    const json = { stdout: `${JSON.stringify({ ...definition.jsonFailure, error: error.message, code: error.code })}\n` };
+    if (flags['json'] === true && !printedOut && !(await print(json))) return EXIT_SIGPIPE;
+    if (!(await print({ stderr: `sitemapkit: ${error.message}\n` }))) return EXIT_SIGPIPE;
+    return error.code === 'SM_BAD_BASE_URL' || error.code === 'SM_BAD_OPTION' ? EXIT_USAGE : EXIT_FINDINGS;
+  } finally {
+    // A command stopped part way (its reader left, a write failed) still closes what it opened; one that ended is left as it is.
+    await output.return(EXIT_SIGPIPE);
   }
 }
 
 /**
- * `--json` promises one object on standard output. A command prints its own, failure or not, once
- * it has something to say; one that fails before (an input that cannot be opened, a bad option)
- * prints `{ ...fields, error, code }`. The sentence still goes to standard error.
+ * Writes a piece of output and waits until its stream has taken it, so a command goes no faster
+ * than its reader. False when the reader of standard output has left (EPIPE, `… | head`): the
+ * command is stopped and the CLI ends as a Unix tool cut off by SIGPIPE does.
  */
-async function jsonOnFailure(json: boolean, fields: Record<string, unknown>, io: CliIo, command: (io: CliIo) => Promise<number>): Promise<number> {
-  if (!json) return command(io);
-  let printed = false;
-  const stdout = new Proxy(io.stdout, {
-    get(target, key) {
-      if (key === 'write') {
-        return (...args: Parameters<typeof target.write>) => {
-          printed = true;
-          return target.write(...args);
-        };
-      }
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  try {
-    return await command({ ...io, stdout });
-  } catch (error) {
-    if (!printed && isSitemapError(error)) io.stdout.write(`${JSON.stringify({ ...fields, error: error.message, code: error.code })}\n`);
-    throw error;
-  }
+function printer(io: CliIo): (piece: Printed) => Promise<boolean> {
+  return async (piece) => {
+    const [stream, text] = 'stdout' in piece ? [io.stdout, piece.stdout] : [io.stderr, piece.stderr];
+    if (text === '') return true;
+    try {
+      await new Promise<void>((resolve, reject) => stream.write(text, (error) => (error ? reject(error) : resolve())));
+    } catch (error) {
+      if (stream === io.stdout && (error as NodeJS.ErrnoException).code === 'EPIPE') return false;
+      throw error;
+    }
+    return true;
+  };
+}
+
+function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.required === true) option.makeOptionMandatory();
+  if (spec.choices !== undefined) option.choices(spec.choices);
+  if (spec.preset !== undefined) option.preset(spec.preset);
+  if (spec.default !== undefined) option.default(spec.default);
+  if (spec.wholeNumber === true) option.argParser(parseWholeNumber);
+  return option;
 }
 
 function parseWholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
   return Number(value);
+}
+
+/** The version package.json declares, read beside the code: `src/cli/` and `dist/cli/` both sit two levels below it. */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }

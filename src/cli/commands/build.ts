@@ -6,10 +6,12 @@ import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
 import type { BuildSummary } from '../../write/build.ts';
 import type { SitemapError } from '../../errors.ts';
+import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
+import { EXIT_OK } from '../io.ts';
 import { startProgress, type Progress } from '../progress.ts';
 import { formatSummary, formatFindings } from '../report.ts';
-import { EXIT_FINDINGS, EXIT_OK, type CliIo } from '../io.ts';
+import { COMMANDS } from './catalog.ts';
 
 export interface BuildFlags {
   input: string;
@@ -29,17 +31,37 @@ export interface BuildFlags {
 /** How many diagnostics `--json` and the summary carry; the counts cover all of them. */
 const MAX_REPORTED_DIAGNOSTICS = 10_000;
 
-export async function buildCommand(flags: BuildFlags, io: CliIo): Promise<number> {
+export const command = defineCommand<BuildFlags>({
+  ...COMMANDS.build,
+  options: [
+    { flags: '-i, --input <file>', description: 'input file, or - for standard input', required: true },
+    { flags: '-o, --out <dir>', description: 'folder to publish the sitemaps into (other files there are left alone)', required: true },
+    { flags: '-b, --base-url <url>', description: 'public URL of that folder, e.g. https://example.com/', required: true },
+    { flags: '-f, --format <format>', description: 'input format (default: from the file extension, else sniffed)', choices: ['text', 'jsonl', 'csv'] },
+    { flags: '-z, --gzip', description: 'write .xml.gz files', default: false },
+    { flags: '--strict', description: 'fail (exit 1, publish nothing) on any error finding; URLs outside the base URL become errors', default: false },
+    { flags: '--json', description: 'print one JSON object on stdout: { files, urls, diagnostics }', default: false },
+    { flags: '--stylesheet <href>', description: 'add an xml-stylesheet instruction pointing at this XSL' },
+    { flags: '--filename <stem>', description: 'file name stem', default: 'sitemap' },
+    { flags: '--max-urls <n>', description: 'URLs per file, at most 50000', wholeNumber: true },
+    { flags: '--max-bytes <n>', description: 'uncompressed bytes per file, at most 52428800', wholeNumber: true },
+    { flags: '--no-progress', description: 'no progress bar (it shows only on a terminal anyway)' },
+  ],
+  jsonFailure: { published: false },
+  handler: (_operands, flags, context) => build(flags, context),
+});
+
+async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
   const fromStdin = flags.input === '-';
   const inputName = fromStdin ? '<stdin>' : flags.input;
-  const outDir = resolve(io.cwd, flags.out);
-  const { bytes, size, close } = await openInput(flags.input, io);
+  const outDir = resolve(context.cwd, flags.out);
+  const { bytes, size, close } = await openInput(flags.input, context);
   let progress: Progress | undefined;
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(flags.input));
     const source = format === undefined ? await sniffed(counted) : { format, bytes: counted };
-    if (flags.progress && io.stderr.isTTY === true) progress = startProgress(io.stderr, size);
+    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
     const options: WriteSitemapsOptions = {
       outDir,
       baseUrl: flags.baseUrl,
@@ -53,7 +75,7 @@ export async function buildCommand(flags: BuildFlags, io: CliIo): Promise<number
     if (flags.stylesheet !== undefined) options.stylesheet = flags.stylesheet;
     if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
     if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
-    if (io.now !== undefined) options.now = io.now;
+    if (context.now !== undefined) options.now = context.now;
     let summary: BuildSummary;
     try {
       summary = await writeSourceItems(readSource(source.format, source.bytes), options);
@@ -61,14 +83,13 @@ export async function buildCommand(flags: BuildFlags, io: CliIo): Promise<number
       progress?.stop();
       const failed = isSitemapError(error) ? (error as SitemapError & { summary?: BuildSummary }).summary : undefined;
       if (failed === undefined) throw error;
-      if (flags.json) io.stdout.write(`${JSON.stringify({ ...jsonReport(failed, false), error: (error as SitemapError).message, code: (error as SitemapError).code })}\n`);
-      else io.stderr.write(formatFindings(failed));
-      io.stderr.write(`sitemapkit: ${(error as Error).message}\n`);
-      return EXIT_FINDINGS;
+      // What was found, then the failure (one sentence on standard error, from the runner).
+      if (flags.json) yield { stdout: `${JSON.stringify({ ...jsonReport(failed, false), error: (error as SitemapError).message, code: (error as SitemapError).code })}\n` };
+      else yield { stderr: formatFindings(failed) };
+      throw error;
     }
     progress?.stop();
-    if (flags.json) io.stdout.write(`${JSON.stringify(jsonReport(summary, true))}\n`);
-    else io.stdout.write(formatSummary(summary, flags.out));
+    yield flags.json ? { stdout: `${JSON.stringify(jsonReport(summary, true))}\n` } : { stdout: formatSummary(summary, flags.out) };
     return EXIT_OK;
   } finally {
     progress?.stop();
@@ -92,9 +113,9 @@ function jsonReport(summary: BuildSummary, published: boolean): Record<string, u
   };
 }
 
-async function openInput(input: string, io: CliIo): Promise<{ bytes: AsyncIterable<Uint8Array>; size?: number; close: () => Promise<void> }> {
-  if (input === '-') return { bytes: asBytes(io.stdin), close: async () => {} };
-  return openFile(resolve(io.cwd, input), `input "${input}"`, 1 << 20);
+async function openInput(input: string, context: CommandContext): Promise<{ bytes: AsyncIterable<Uint8Array>; size?: number; close: () => Promise<void> }> {
+  if (input === '-') return { bytes: asBytes(context.stdin), close: async () => {} };
+  return openFile(resolve(context.cwd, input), `input "${input}"`, 1 << 20);
 }
 
 async function* asBytes(stream: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {

@@ -1,0 +1,46 @@
+/** What `parse` and `validate` read: a file, an http(s) URL or standard input, opened with one clear sentence for any failure. */
+import { resolve } from 'node:path';
+import { SitemapError } from '../../errors.ts';
+import type { Diagnostic } from '../../model/diagnostic.ts';
+import { fetchResource } from '../../http/fetch.ts';
+import { checkMaxBytes, DEFAULT_MAX_BYTES, type ByteSource } from '../../read/parse.ts';
+import type { CommandContext } from '../command.ts';
+import { openFile } from '../files.ts';
+
+export interface ReadFlags {
+  base?: string;
+  json: boolean;
+  maxBytes?: number;
+}
+
+export interface OpenedSource {
+  bytes: ByteSource;
+  /** The file's own URL when it came from the web (relative locs resolve against it), else --base. */
+  base?: string;
+  name: string;
+}
+
+/** Files are read, and URLs printed, in pieces of this many bytes or characters. */
+export const READ_BLOCK = 64 * 1024;
+
+const HTTP = /^https?:\/\//i;
+
+/** A path, an http(s) URL or `-` (standard input), opened for reading; failures are one clear sentence. */
+export async function openSource(input: string, flags: ReadFlags, context: CommandContext): Promise<OpenedSource> {
+  // Before anything is opened or fetched.
+  checkMaxBytes(flags.maxBytes);
+  if (flags.base !== undefined && !(HTTP.test(flags.base) && URL.canParse(flags.base))) throw new SitemapError('SM_BAD_BASE_URL', `--base "${flags.base}" is not an absolute http(s) URL`);
+  const withBase = (source: OpenedSource): OpenedSource => (flags.base === undefined ? source : { ...source, base: flags.base });
+  if (input === '-') return withBase({ bytes: context.stdin as AsyncIterable<Uint8Array>, name: 'stdin' });
+  if (HTTP.test(input)) {
+    // One byte over the parser's cap, so an oversized file is the parser's R3 finding rather than a fetch failure.
+    const response = await fetchResource(input, { maxBytes: (flags.maxBytes ?? DEFAULT_MAX_BYTES) + 1 });
+    if (!response.ok) throw new SitemapError('SM_INPUT_UNREADABLE', `cannot fetch ${input}: ${response.message}`);
+    return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input };
+  }
+  const { bytes } = await openFile(resolve(context.cwd, input), `"${input}"`, READ_BLOCK, true);
+  return withBase({ bytes, name: input });
+}
+
+/** A finding named after the source it is about, for the report. */
+export const located = (name: string) => (diagnostic: Diagnostic): Diagnostic => ({ ...diagnostic, file: name });
