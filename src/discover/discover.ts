@@ -7,9 +7,12 @@
 import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
-import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from '../http/fetch.ts';
+import { fetchResource, type HttpOptions } from '../http/client.ts';
+import { concurrencyLimit } from '../http/limit.ts';
+import type { HttpSuccess } from '../http/types.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from '../read/parse.ts';
-import { sitemapsInRobotsTxt, wholeLines } from '../robots/robots.ts';
+import { wholeLines } from '../robots/lines.ts';
+import { sitemapsInRobotsTxt } from '../robots/read.ts';
 import { LISTS_SITEMAPS, type ParsedEntry, type ParsedRecord, type SitemapKind } from '../read/types.ts';
 import { FirstInFileOrder, SitemapChecks } from '../validate/validate.ts';
 
@@ -88,7 +91,8 @@ export interface DiscoveryReport {
   };
 }
 
-export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
+/** Discovery reads with `RETRY_READ`; `retries` and the backoff options adjust it. */
+export interface DiscoverOptions extends Omit<HttpOptions, 'maxBytes' | 'retry'> {
   /** Files fetched and parsed at once. @default 4 */
   concurrency?: number;
   /** Index levels followed below the files robots.txt and the well-known paths give. @default 5 */
@@ -310,7 +314,7 @@ function isSoft404(node: DiscoveredSitemap, contentType: string | undefined): bo
 
 async function parseInto(
   node: DiscoveredSitemap,
-  fetched: FetchSuccess,
+  fetched: HttpSuccess,
   children: string[],
   options: DiscoverOptions,
   progress: DiscoverProgress,

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
-import { fetchResource } from '../../http/fetch.ts';
+import { fetchResource } from '../../http/client.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
 import { LISTS_SITEMAPS } from '../../read/types.ts';
 import { validateSitemap } from '../../validate/validate.ts';
