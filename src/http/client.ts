@@ -18,11 +18,11 @@ export interface HttpOptions {
   timeoutMs?: number;
   /** What is tried again, and how long to wait first. @default RETRY_READ */
   retry?: RetryPolicy;
-  /** Extra attempts, over the policy's. @default 2 (RETRY_READ) */
+  /** Extra attempts, in place of the policy's. @default 2 (RETRY_READ) */
   retries?: number;
-  /** First backoff delay, over the policy's; each retry doubles it, with jitter. @default 500 (RETRY_READ) */
+  /** First backoff delay, in place of the policy's; each retry doubles it, with jitter. @default 500 (RETRY_READ) */
   backoffMs?: number;
-  /** The longest wait a `Retry-After` header can ask for, over the policy's. @default 30000 (RETRY_READ) */
+  /** The longest wait a `Retry-After` header can ask for, in place of the policy's. @default 30000 (RETRY_READ) */
   maxRetryAfterMs?: number;
   /** @default 5 */
   maxRedirects?: number;

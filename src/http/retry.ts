@@ -38,9 +38,9 @@ export const RETRY_READ: RetryPolicy = {
 };
 
 /**
- * Submitting (IndexNow, a search console's API): a POST is sent again only when the server said it
- * did not take it and to come back (429, 503), never after a 500 or a lost connection, which may
- * have come after the server acted on it.
+ * Submitting (IndexNow, a search console's API): a request (a POST too) is sent again only when the
+ * server said it did not take it and to come back (429, 503), never after a 500 or a lost
+ * connection, which may have come after the server acted on it.
  */
 export const RETRY_SUBMIT: RetryPolicy = {
   retries: 3,

@@ -4,7 +4,7 @@ export interface HttpRequest {
   url: string;
   /** @default 'GET' */
   method?: string;
-  /** Sent as given (names in any case), over the client's `user-agent` and `accept: *\/*`. */
+  /** Sent as given (names in any case), replacing the client's own `user-agent` and `accept` if named. */
   headers?: Readonly<Record<string, string>>;
   /** Sent with every attempt, and after a 307 or 308. */
   body?: string | Uint8Array;
