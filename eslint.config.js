@@ -2,7 +2,24 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** The pure core: model, rules, normalization, serialization. I/O is passed in, never imported. */
-const PURE = ['src/model/**', 'src/rules/**', 'src/normalize/**', 'src/write/**', 'src/errors.ts', 'src/sources/lines.ts', 'src/read/xml/**', 'src/read/decode.ts', 'src/cli/command.ts', 'src/cli/commands/catalog.ts', 'src/cli/tree.ts'];
+const PURE = [
+  'src/model/**',
+  'src/rules/**',
+  'src/normalize/**',
+  'src/write/**',
+  'src/errors.ts',
+  'src/sources/lines.ts',
+  'src/read/xml/**',
+  'src/read/decode.ts',
+  'src/http/retry.ts',
+  'src/http/redirect.ts',
+  'src/http/types.ts',
+  'src/http/limit.ts',
+  'src/robots/**',
+  'src/cli/command.ts',
+  'src/cli/commands/catalog.ts',
+  'src/cli/tree.ts',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'example/out/**', '.bench/**'] },

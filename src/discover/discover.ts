@@ -7,9 +7,13 @@
 import { isSitemapError, SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
-import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from '../http/fetch.ts';
+import { fetchResource, type HttpOptions } from '../http/client.ts';
+import { RETRY_READ } from '../http/retry.ts';
+import { concurrencyLimit } from '../http/limit.ts';
+import type { HttpResult, HttpSuccess } from '../http/types.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from '../read/parse.ts';
-import { sitemapsInRobotsTxt, wholeLines } from '../robots/robots.ts';
+import { wholeLines } from '../robots/lines.ts';
+import { sitemapsInRobotsTxt } from '../robots/read.ts';
 import { LISTS_SITEMAPS, type ParsedEntry, type ParsedRecord, type SitemapKind } from '../read/types.ts';
 import { FirstInFileOrder, SitemapChecks } from '../validate/validate.ts';
 
@@ -88,7 +92,8 @@ export interface DiscoveryReport {
   };
 }
 
-export interface DiscoverOptions extends Omit<FetchOptions, 'maxBytes'> {
+/** Discovery reads with the `RETRY_READ` policy; `retries`, `backoffMs` and `maxRetryAfterMs` adjust it. */
+export interface DiscoverOptions extends Omit<HttpOptions, 'maxBytes' | 'retry'> {
   /** Files fetched and parsed at once. @default 4 */
   concurrency?: number;
   /** Index levels followed below the files robots.txt and the well-known paths give. @default 5 */
@@ -244,10 +249,10 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
   const probe = pending.via === 'well-known';
   // One byte over the parser's cap, so an oversized file is the parser's R3 finding, not a transport failure.
   const maxBytes = (options.maxBytes ?? DEFAULTS.maxBytes) + 1;
-  let fetched: Awaited<ReturnType<typeof fetchResource>>;
+  let fetched: HttpResult;
   let readElsewhere = false;
   try {
-    fetched = await fetchResource(pending.url, { ...options, maxBytes });
+    fetched = await fetchResource(pending.url, { ...options, retry: RETRY_READ, maxBytes });
     await claim.previous;
     if (fetched.ok && fetched.redirects.length > 0) {
       const finalKey = normalizeUrl(fetched.finalUrl);
@@ -310,7 +315,7 @@ function isSoft404(node: DiscoveredSitemap, contentType: string | undefined): bo
 
 async function parseInto(
   node: DiscoveredSitemap,
-  fetched: FetchSuccess,
+  fetched: HttpSuccess,
   children: string[],
   options: DiscoverOptions,
   progress: DiscoverProgress,
@@ -380,7 +385,7 @@ async function readRobotsTxt(site: string, options: DiscoverOptions): Promise<Ro
   const url = new URL('/robots.txt', site).href;
   const result: RobotsTxtResult = { url, sitemaps: [], diagnostics: [] };
   // One byte over the cap, so a file over it is told from one just at it.
-  const fetched = await fetchResource(url, { ...options, maxBytes: MAX_ROBOTS_BYTES + 1 });
+  const fetched = await fetchResource(url, { ...options, retry: RETRY_READ, maxBytes: MAX_ROBOTS_BYTES + 1 });
   if (fetched.redirects.length > 0) result.finalUrl = fetched.finalUrl;
   if (fetched.status !== undefined) result.status = fetched.status;
   if (!fetched.ok) {

@@ -14,7 +14,8 @@ import { type EntryPlace, SitemapAssembler } from './xml/assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { type GzipEnd, gunzipMembers } from './gzip.ts';
 import { fieldHolder, fieldOffset, positionIn } from './xml/locate.ts';
-import { sitemapPlaces, sitemapsInRobotsTxt, wholeLines } from '../robots/robots.ts';
+import { sitemapPlaces, wholeLines } from '../robots/lines.ts';
+import { sitemapsInRobotsTxt } from '../robots/read.ts';
 import { XmlTokenizer, type XmlPosition } from './xml/tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
 

@@ -3,7 +3,8 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { isSitemapError } from '../../src/errors.ts';
-import { concurrencyLimit, fetchResource, type FetchOptions, type FetchResult, type FetchSuccess } from '../../src/http/fetch.ts';
+import { fetchResource, type HttpOptions } from '../../src/http/client.ts';
+import type { HttpResult, HttpSuccess } from '../../src/http/types.ts';
 import { startServer, type TestServer } from '../helpers/http-server.ts';
 
 let server: TestServer;
@@ -67,19 +68,19 @@ before(async () => {
 after(() => server.close());
 
 /** Backoff waits are recorded, not slept. */
-function noWait(): { sleeps: number[]; options: FetchOptions } {
+function noWait(): { sleeps: number[]; options: HttpOptions } {
   const sleeps: number[] = [];
   return { sleeps, options: { sleep: async (ms) => void sleeps.push(ms), random: () => 0, backoffMs: 100 } };
 }
 
-async function text(result: FetchResult): Promise<string> {
+async function text(result: HttpResult): Promise<string> {
   assert.ok(result.ok, result.ok ? '' : result.message);
   const chunks: Uint8Array[] = [];
   for await (const chunk of result.body) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function bodyError(result: FetchSuccess): Promise<{ bytes: number; error: unknown }> {
+async function bodyError(result: HttpSuccess): Promise<{ bytes: number; error: unknown }> {
   let bytes = 0;
   try {
     for await (const chunk of result.body) bytes += chunk.length;
@@ -301,31 +302,5 @@ describe('fetchResource', () => {
     const result = await fetchResource(`${server.origin}/big`);
     assert.ok(result.ok);
     await result.cancel();
-  });
-});
-
-describe('concurrencyLimit', () => {
-  test('runs at most N tasks at once, in the order given, and passes results and errors through', async () => {
-    const limit = concurrencyLimit(2);
-    let running = 0;
-    let peak = 0;
-    const started: number[] = [];
-    const task = (n: number) => async () => {
-      started.push(n);
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      running--;
-      if (n === 3) throw new Error('task 3 failed');
-      return n * 10;
-    };
-    const results = await Promise.allSettled([1, 2, 3, 4, 5].map((n) => limit(task(n))));
-    assert.equal(peak, 2);
-    assert.deepEqual(started, [1, 2, 3, 4, 5]);
-    assert.deepEqual(results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), [10, 20, 'task 3 failed', 40, 50]);
-  });
-
-  test('a limit below 1 is a bad option', () => {
-    assert.throws(() => concurrencyLimit(0), { code: 'SM_BAD_OPTION' });
   });
 });

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
-import { fetchResource } from '../../http/fetch.ts';
+import { fetchResource } from '../../http/client.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, type ByteSource } from '../../read/parse.ts';
 import type { CommandContext } from '../command.ts';
 import { openFile } from '../files.ts';
