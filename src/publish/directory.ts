@@ -20,7 +20,7 @@ import { basename, dirname, join } from 'node:path';
 import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
-import type { SitemapSink } from '../write/build.ts';
+import type { SitemapSink } from '../model/pipeline.ts';
 import { streamingGzip, type StreamingGzip } from './gzip.ts';
 
 const STAGING_PREFIX = '.sitemapkit-staging-';

@@ -4,6 +4,7 @@
  */
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import type { BuildOptions, BuildSummary, SitemapFileWriter, SitemapSink, SourceItem, WrittenFile } from '../model/pipeline.ts';
 import type { SitemapIndexEntry } from '../model/record.ts';
 import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from '../normalize/dedupe.ts';
 import { RecordNormalizer, type NormalizedEntry } from '../normalize/record.ts';
@@ -12,90 +13,6 @@ import { scopeOf } from '../rules/url.ts';
 import { mayHaveNonAscii, namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
 import { PartBuilder, type SitemapPart } from './split.ts';
 import { utf8Length } from './escape.ts';
-
-/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
-export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
-
-export interface BuildOptions {
-  /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
-  baseUrl: string;
-  /** Write `.xml.gz` files. @default false */
-  gzip?: boolean;
-  /** Any ERROR diagnostic fails the run and nothing is published; scope findings become errors. @default false */
-  strict?: boolean;
-  /** Adds `<?xml-stylesheet type="text/xsl" href="…"?>` to every file. */
-  stylesheet?: string;
-  /** Lower the per-file URL limit (R15). @default 50000 */
-  maxUrlsPerFile?: number;
-  /** Lower the per-file uncompressed byte limit (R3). @default 52428800 */
-  maxBytesPerFile?: number;
-  /** File name stem: `sitemap.xml`, `sitemap-1.xml`… @default 'sitemap' */
-  filename?: string;
-  /** Name of the input, put on diagnostics. */
-  source?: string;
-  /** Every diagnostic, as it happens (the summary keeps only the first `maxDiagnostics`). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
-  /** Called every few thousand records and at the end. */
-  onProgress?: (progress: BuildProgress) => void;
-  /** How many diagnostics the summary keeps. @default 1000 */
-  maxDiagnostics?: number;
-  /** Clock for the news age check (R37). @default Date.now */
-  now?: () => number;
-}
-
-export interface BuildProgress {
-  records: number;
-  urls: number;
-  files: number;
-}
-
-export interface WrittenFile {
-  /** File name inside the output folder. */
-  name: string;
-  /** Public URL (baseUrl + name). */
-  url: string;
-  kind: 'urlset' | 'index';
-  /** `<url>` or `<sitemap>` entries. */
-  entries: number;
-  /** Uncompressed size. */
-  bytes: number;
-  /** Size on disk when gzipped. */
-  compressedBytes?: number;
-}
-
-export interface BuildSummary {
-  /** Every file written, the entry point (`sitemap.xml`, an index when there are several files) last. */
-  files: WrittenFile[];
-  /** URLs written. */
-  urls: number;
-  /** Records read from the source. */
-  records: number;
-  /** Records dropped for faults (each has a diagnostic) or as duplicates (R25). */
-  dropped: number;
-  duplicates: number;
-  /** The first `maxDiagnostics` diagnostics. */
-  diagnostics: Diagnostic[];
-  /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
-  counts: Record<string, number>;
-}
-
-/**
- * Where files go. Each file is created empty, takes its body chunks in order while it is built, and
- * is staged by `finish` (its head, declaring the namespaces used, is known only then). Staged files
- * become visible only through `commit`.
- */
-export interface SitemapSink {
-  create(): SitemapFileWriter;
-  commit(names: readonly string[]): Promise<void>;
-  abort(): Promise<void>;
-}
-
-export interface SitemapFileWriter {
-  /** The next body chunk. A returned promise asks the builder to wait for it (e.g. to let a compressor catch up). */
-  write(chunk: Uint8Array): Promise<void> | undefined;
-  /** Stages the file `name`: `head`, the chunks written, then `tail`. */
-  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number }>;
-}
 
 const PROGRESS_EVERY = 16_384;
 /** Finishing one file (the end of its compression, the disk write) overlaps building the next. */

@@ -4,7 +4,7 @@ import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
-import type { BuildSummary } from '../../write/build.ts';
+import type { BuildSummary } from '../../model/pipeline.ts';
 import type { SitemapError } from '../../errors.ts';
 import { openFile } from '../files.ts';
 import { startProgress, type Progress } from '../progress.ts';
