@@ -191,10 +191,10 @@ export async function buildSitemaps(
 
     if (failed) {
       const errors = Object.entries(summary.counts).filter(([key]) => key.endsWith(':error')).reduce((n, [, count]) => n + count, 0);
-      throw withDiagnostics(new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`), summary);
+      throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary });
     }
     if (summary.urls === 0) {
-      throw withDiagnostics(new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`), summary);
+      throw new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`, { summary });
     }
     if (builder.urls > 0) await closePart();
     const entryPoint = `${filename}${extension}`;
@@ -267,10 +267,4 @@ function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {
     throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number from 1 to ${max}, got ${value}`);
   }
-}
-
-export type SitemapErrorWithDiagnostics = SitemapError & { summary: BuildSummary };
-
-function withDiagnostics(error: SitemapError, summary: BuildSummary): SitemapErrorWithDiagnostics {
-  return Object.assign(error, { summary });
 }

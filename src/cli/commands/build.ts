@@ -5,7 +5,6 @@ import type { Diagnostic } from '../../model/diagnostic.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
 import type { BuildSummary } from '../../model/pipeline.ts';
-import type { SitemapError } from '../../errors.ts';
 import { openFile } from '../files.ts';
 import { startProgress, type Progress } from '../progress.ts';
 import { formatSummary, formatFindings } from '../report.ts';
@@ -59,11 +58,10 @@ export async function buildCommand(flags: BuildFlags, io: CliIo): Promise<number
       summary = await writeSourceItems(readSource(source.format, source.bytes), options);
     } catch (error) {
       progress?.stop();
-      const failed = isSitemapError(error) ? (error as SitemapError & { summary?: BuildSummary }).summary : undefined;
-      if (failed === undefined) throw error;
-      if (flags.json) io.stdout.write(`${JSON.stringify({ ...jsonReport(failed, false), error: (error as SitemapError).message, code: (error as SitemapError).code })}\n`);
-      else io.stderr.write(formatFindings(failed));
-      io.stderr.write(`sitemapkit: ${(error as Error).message}\n`);
+      if (!isSitemapError(error) || error.summary === undefined) throw error;
+      if (flags.json) io.stdout.write(`${JSON.stringify({ ...jsonReport(error.summary, false), error: error.message, code: error.code })}\n`);
+      else io.stderr.write(formatFindings(error.summary));
+      io.stderr.write(`sitemapkit: ${error.message}\n`);
       return EXIT_FINDINGS;
     }
     progress?.stop();
