@@ -77,6 +77,13 @@ export interface BuildSummary {
  */
 export interface SitemapSink {
   create(): SitemapFileWriter;
+  /**
+   * Keeps the published file `name` in the new set as it is, bytes and all, instead of writing it
+   * again. Fails (a SitemapError) when the published set has no such file, or the build stages one by
+   * that name too.
+   */
+  keep(name: string): Promise<void>;
+  /** Publishes the new set: the files `names` (staged or kept) and the kept ones; files of the previous set it lacks go. */
   commit(names: readonly string[]): Promise<void>;
   abort(): Promise<void>;
 }
