@@ -14,6 +14,7 @@ import { FileSet } from './file-set.ts';
 import { GreedyPlanner, NO_FILE, type FilePlanner, type SerializedEntry } from './plan.ts';
 import { serializeEntry } from './serialize.ts';
 
+/** Builds a sitemap set from `items` into `sink` and commits it; a failure aborts the sink, so nothing is published. */
 export async function buildSitemaps(
   items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
   options: BuildOptions,
