@@ -1,4 +1,6 @@
 /** Every failure the library throws is a SitemapError with a stable code; findings are Diagnostics instead. */
+import type { BuildSummary } from './model/pipeline.ts';
+
 export type SitemapErrorCode =
   | 'SM_BAD_OPTION'
   | 'SM_BAD_BASE_URL'
@@ -10,13 +12,25 @@ export type SitemapErrorCode =
   | 'SM_INDEX_LIMIT'
   | 'SM_FETCH_FAILED';
 
+export interface SitemapErrorOptions {
+  cause?: unknown;
+  /** What a build that failed on its findings had read and found. */
+  summary?: BuildSummary;
+}
+
 export class SitemapError<Code extends SitemapErrorCode = SitemapErrorCode> extends Error {
   override readonly name = 'SitemapError';
   readonly code: Code;
+  /**
+   * Set on `SM_STRICT_FAILED` and `SM_NOTHING_TO_WRITE`: the findings are the reason, so they come
+   * with the error. Declared only, so other errors carry no such property at all.
+   */
+  declare readonly summary?: BuildSummary;
 
-  constructor(code: Code, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: Code, message: string, options?: SitemapErrorOptions) {
+    super(message, options !== undefined && 'cause' in options ? { cause: options.cause } : undefined);
     this.code = code;
+    if (options?.summary !== undefined) this.summary = options.summary;
   }
 }
 

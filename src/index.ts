@@ -1,14 +1,7 @@
 /** sitemapkit: complete, correct and truthful sitemaps. */
 export { writeSitemaps, writeSourceItems, type WriteSitemapsOptions } from './publish/write-sitemaps.ts';
-export {
-  buildSitemaps,
-  type BuildOptions,
-  type BuildProgress,
-  type BuildSummary,
-  type SitemapSink,
-  type SourceItem,
-  type WrittenFile,
-} from './write/build.ts';
+export { buildSitemaps } from './write/build.ts';
+export type { BuildOptions, BuildProgress, BuildSummary, SitemapSink, SourceItem, WrittenFile } from './model/pipeline.ts';
 export { fromCsv, fromJsonLines, fromText, readSource, type InputFormat } from './sources/index.ts';
 export { parseSitemap, ParsedSitemap, type ByteSource } from './read/parse.ts';
 export { validateSitemap, type ValidateOptions, type ValidationResult } from './validate/validate.ts';

@@ -1,6 +1,6 @@
 /** Human-readable output of `build`: what was published where, and the findings grouped by rule. */
 import type { Diagnostic } from '../model/diagnostic.ts';
-import type { BuildSummary, WrittenFile } from '../write/build.ts';
+import type { BuildSummary, WrittenFile } from '../model/pipeline.ts';
 
 const FILES_SHOWN = 6;
 const LINES_SHOWN = 5;

@@ -5,7 +5,9 @@
  * longer has are removed. A run that dies before the marker leaves the old set untouched; one that
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
  * The marker then becomes the set's manifest (`.sitemapkit-<stem>.json`): only files a manifest lists
- * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe.
+ * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe. A published file the new
+ * set keeps (`keep`) is neither staged nor moved: it stays with its bytes and mtime, and the new
+ * manifest lists it.
  *
  * Several runs may share a folder. A staging folder's name says whose it is (host, pid, stem), and a
  * run recovers only those whose owner is gone, so it never pulls the files from under a live run. A
@@ -20,7 +22,7 @@ import { basename, dirname, join } from 'node:path';
 import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
-import type { SitemapSink } from '../write/build.ts';
+import type { SitemapSink } from '../model/pipeline.ts';
 import { streamingGzip, type StreamingGzip } from './gzip.ts';
 
 const STAGING_PREFIX = '.sitemapkit-staging-';
@@ -88,6 +90,13 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     return Promise.all([staging(), written]).then(() => undefined);
   };
   let committed = false;
+  /** Published files the new set keeps as they are (`keep`), and the names staged: a name is one or the other. */
+  const kept = new Set<string>();
+  const stagedNames = new Set<string>();
+  const stage = (name: string): void => {
+    if (kept.has(name)) throw bothKeptAndWritten(name);
+    stagedNames.add(name);
+  };
 
   const fail = (name: string, cause: unknown): SitemapError =>
     new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
@@ -104,6 +113,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
             return opened(undefined);
           },
           async finish(name, head, tail) {
+            stage(name);
             const folder = await staging();
             try {
               await writeChunks(join(folder, name), [head, ...chunks, tail]);
@@ -120,6 +130,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
       return {
         write: (chunk) => opened(gzip.write(chunk)),
         async finish(name, head, tail) {
+          stage(name);
           const folder = await staging();
           try {
             const file = await gzip.finish(head, tail);
@@ -132,11 +143,22 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         },
       };
     },
+    async keep(name) {
+      if (stagedNames.has(name)) throw bothKeptAndWritten(name);
+      // The folder is opened first: an interrupted run rolled forward may have published the set.
+      await staging();
+      const published = await readCommit(join(outDir, manifestName(options.filename)));
+      if (published?.files.includes(name) !== true || !(await isFile(join(outDir, name)))) {
+        throw new SitemapError('SM_OUTPUT_CONFLICT', `cannot keep "${name}": the "${options.filename}" set published in "${outDir}" has no such file`);
+      }
+      kept.add(name);
+    },
     async commit(names) {
       const folder = await staging();
       try {
-        await refuseFilesOfOtherSets(outDir, options.filename, names);
-        const commit: Commit = { stem: options.filename, files: [...names] };
+        const files = [...names, ...[...kept].filter((name) => !names.includes(name))];
+        await refuseFilesOfOtherSets(outDir, options.filename, files);
+        const commit: Commit = { stem: options.filename, files };
         await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
         committed = true;
         await applyCommit(outDir, folder, commit);
@@ -157,6 +179,18 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
       if (!committed && made !== undefined) await removeEmptyFolders(outDir, made);
     },
   };
+}
+
+function bothKeptAndWritten(name: string): SitemapError {
+  return new SitemapError('SM_OUTPUT_CONFLICT', `"${name}" is both kept as published and written again; a file of the set is one or the other`);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 /** `writeSitemaps`: the writer pipeline published into a folder. */
 import type { SitemapRecordInput } from '../model/record.ts';
-import { buildSitemaps, type BuildOptions, type BuildSummary, type SourceItem } from '../write/build.ts';
+import type { BuildOptions, BuildSummary, SourceItem } from '../model/pipeline.ts';
+import { buildSitemaps } from '../write/build.ts';
 import { openDirectorySink } from './directory.ts';
 
 export interface WriteSitemapsOptions extends BuildOptions {

@@ -6,7 +6,7 @@
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import type { SourceItem } from '../write/build.ts';
+import type { SourceItem } from '../model/pipeline.ts';
 
 const COLUMNS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
 const LINE_BREAK = /\r\n|\r|\n/g;

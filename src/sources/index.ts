@@ -1,5 +1,5 @@
 /** Input formats for `build`, chosen by file extension, `--format`, or a look at the first bytes. */
-import type { SourceItem } from '../write/build.ts';
+import type { SourceItem } from '../model/pipeline.ts';
 import { fromCsv } from './csv.ts';
 import { fromJsonLines } from './jsonl.ts';
 import { fromText } from './text.ts';

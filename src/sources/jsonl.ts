@@ -1,5 +1,5 @@
 /** JSON Lines input: one record object (or a bare URL string) a line. */
-import type { SourceItem } from '../write/build.ts';
+import type { SourceItem } from '../model/pipeline.ts';
 import { readLines } from './lines.ts';
 
 export async function* fromJsonLines(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<SourceItem> {

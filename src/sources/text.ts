@@ -1,5 +1,5 @@
 /** Plain text input: one URL a line; blank lines and `#` comments are skipped. */
-import type { SourceItem } from '../write/build.ts';
+import type { SourceItem } from '../model/pipeline.ts';
 import { readLines } from './lines.ts';
 
 export async function* fromText(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<SourceItem> {

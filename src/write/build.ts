@@ -1,106 +1,20 @@
 /**
- * The writer's pipeline, free of I/O: source items → normalize → dedupe → serialize → split →
- * sink. The sink (files, memory…) is injected; it stages files and publishes them only on commit.
+ * The writer's pipeline, free of I/O: source items → normalize (and drop duplicates) → serialize →
+ * plan (which file each entry goes in) → file writer → sink. The sink (files, memory…) is injected;
+ * it stages files and publishes them only on commit.
  */
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
-import type { SitemapIndexEntry } from '../model/record.ts';
-import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from '../normalize/dedupe.ts';
-import { RecordNormalizer, type NormalizedEntry } from '../normalize/record.ts';
-import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import type { BuildOptions, BuildSummary, SitemapSink, SourceItem } from '../model/pipeline.ts';
+import type { NormalizedEntry } from '../normalize/record.ts';
+import { NormalizeStage } from '../normalize/stage.ts';
+import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
-import { mayHaveNonAscii, namespacesOf, serializeRecord, serializeSitemapIndex } from './serialize.ts';
-import { PartBuilder, type SitemapPart } from './split.ts';
-import { utf8Length } from './escape.ts';
+import { FileSet } from './file-set.ts';
+import { GreedyPlanner, NO_FILE, type FilePlanner, type SerializedEntry } from './plan.ts';
+import { serializeEntry } from './serialize.ts';
 
-/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
-export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
-
-export interface BuildOptions {
-  /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
-  baseUrl: string;
-  /** Write `.xml.gz` files. @default false */
-  gzip?: boolean;
-  /** Any ERROR diagnostic fails the run and nothing is published; scope findings become errors. @default false */
-  strict?: boolean;
-  /** Adds `<?xml-stylesheet type="text/xsl" href="…"?>` to every file. */
-  stylesheet?: string;
-  /** Lower the per-file URL limit (R15). @default 50000 */
-  maxUrlsPerFile?: number;
-  /** Lower the per-file uncompressed byte limit (R3). @default 52428800 */
-  maxBytesPerFile?: number;
-  /** File name stem: `sitemap.xml`, `sitemap-1.xml`… @default 'sitemap' */
-  filename?: string;
-  /** Name of the input, put on diagnostics. */
-  source?: string;
-  /** Every diagnostic, as it happens (the summary keeps only the first `maxDiagnostics`). */
-  onDiagnostic?: (diagnostic: Diagnostic) => void;
-  /** Called every few thousand records and at the end. */
-  onProgress?: (progress: BuildProgress) => void;
-  /** How many diagnostics the summary keeps. @default 1000 */
-  maxDiagnostics?: number;
-  /** Clock for the news age check (R37). @default Date.now */
-  now?: () => number;
-}
-
-export interface BuildProgress {
-  records: number;
-  urls: number;
-  files: number;
-}
-
-export interface WrittenFile {
-  /** File name inside the output folder. */
-  name: string;
-  /** Public URL (baseUrl + name). */
-  url: string;
-  kind: 'urlset' | 'index';
-  /** `<url>` or `<sitemap>` entries. */
-  entries: number;
-  /** Uncompressed size. */
-  bytes: number;
-  /** Size on disk when gzipped. */
-  compressedBytes?: number;
-}
-
-export interface BuildSummary {
-  /** Every file written, the entry point (`sitemap.xml`, an index when there are several files) last. */
-  files: WrittenFile[];
-  /** URLs written. */
-  urls: number;
-  /** Records read from the source. */
-  records: number;
-  /** Records dropped for faults (each has a diagnostic) or as duplicates (R25). */
-  dropped: number;
-  duplicates: number;
-  /** The first `maxDiagnostics` diagnostics. */
-  diagnostics: Diagnostic[];
-  /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
-  counts: Record<string, number>;
-}
-
-/**
- * Where files go. Each file is created empty, takes its body chunks in order while it is built, and
- * is staged by `finish` (its head, declaring the namespaces used, is known only then). Staged files
- * become visible only through `commit`.
- */
-export interface SitemapSink {
-  create(): SitemapFileWriter;
-  commit(names: readonly string[]): Promise<void>;
-  abort(): Promise<void>;
-}
-
-export interface SitemapFileWriter {
-  /** The next body chunk. A returned promise asks the builder to wait for it (e.g. to let a compressor catch up). */
-  write(chunk: Uint8Array): Promise<void> | undefined;
-  /** Stages the file `name`: `head`, the chunks written, then `tail`. */
-  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number }>;
-}
-
-const PROGRESS_EVERY = 16_384;
-/** Finishing one file (the end of its compression, the disk write) overlaps building the next. */
-const MAX_WRITES_IN_FLIGHT = 1;
-
+/** Builds a sitemap set from `items` into `sink` and commits it; a failure aborts the sink, so nothing is published. */
 export async function buildSitemaps(
   items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
   options: BuildOptions,
@@ -120,7 +34,6 @@ export async function buildSitemaps(
   checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
   checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
   if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
-  const extension = gzip ? '.xml.gz' : '.xml';
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
   let failed = false;
@@ -132,200 +45,62 @@ export async function buildSitemaps(
     if (diagnostic.level === 'error' && strict) failed = true;
     options.onDiagnostic?.(diagnostic);
   };
-  /** Findings of the batch being normalized, reported in input order once the batch is taken (see takeBatch). */
-  const heldFindings: Diagnostic[] = [];
-  const normalizer = new RecordNormalizer({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, (diagnostic) => heldFindings.push(diagnostic));
-  const seen = new DuplicateFilter();
-  const builder = new PartBuilder({ maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP }, stylesheet);
 
-  const parts: { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[] = [];
-  let writer = sink.create();
-  let held: ClosedPart | undefined;
-  const childName = (n: number): string => `${filename}-${n}${extension}`;
-  const inFlight: Promise<unknown>[] = [];
-  const store = async (name: string, { writer, head, tail, part }: ClosedPart): Promise<void> => {
-    const written = writer.finish(name, head, tail);
-    written.catch(() => {}); // observed below; this only keeps an early failure from counting as unhandled
-    parts.push({ name, part, written });
-    inFlight.push(written);
-    // Start this file's finish first, then wait for the one before.
-    if (inFlight.length > MAX_WRITES_IN_FLIGHT) await inFlight.shift();
-  };
-  // The index is a file too: it may not pass the byte limit either, and cannot be split.
-  let indexBytes = utf8Length(serializeSitemapIndex([], stylesheet));
-  const listInIndex = (name: string, part: SitemapPart): void => {
-    const entry: SitemapIndexEntry = { loc: new URL(name, base).href };
-    if (part.newestLastmod !== undefined) entry.lastmod = part.newestLastmod;
-    indexBytes += serializeSitemapIndex([entry]).length - serializeSitemapIndex([]).length;
-    if (indexBytes > maxBytesPerFile) {
-      throw new SitemapError('SM_INDEX_LIMIT', `the index of ${parts.length + 1} sitemap files would be more than ${maxBytesPerFile} bytes (maxBytesPerFile, --max-bytes); an index cannot be split (indexes cannot nest, R22): allow larger files`);
-    }
-  };
-  const closePart = async (): Promise<void> => {
-    const part: ClosedPart = { ...builder.finish(), writer };
-    writer = sink.create();
-    if (held === undefined && parts.length === 0) {
-      held = part; // the only file so far: named once we know whether more follow
-      return;
-    }
-    if (held !== undefined) {
-      listInIndex(childName(1), held.part);
-      await store(childName(1), held);
-      held = undefined;
-    }
-    if (parts.length >= MAX_SITEMAPS_PER_INDEX) {
-      throw new SitemapError('SM_INDEX_LIMIT', `more than ${MAX_SITEMAPS_PER_INDEX} sitemap files would be needed; an index cannot list more and indexes cannot nest (R20, R22)`);
-    }
-    listInIndex(childName(parts.length + 1), part.part);
-    await store(childName(parts.length + 1), part);
-  };
+  const files = new FileSet(sink, {
+    base,
+    stem: filename,
+    extension: gzip ? '.xml.gz' : '.xml',
+    stylesheet,
+    limits: { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP },
+  });
+  const progress = (): void => options.onProgress?.({ records: summary.records, urls: files.urls, files: files.staged });
+  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, summary, report, progress);
+  const planner: FilePlanner = new GreedyPlanner();
 
-  /** Counts an entry just added and hands on the body chunk it completed, if any. */
-  const added = (): Promise<void> | undefined => {
-    summary.urls++;
-    const chunk = builder.takeChunk();
-    return chunk === undefined ? undefined : writer.write(chunk);
+  const serialized: SerializedEntry = { loc: '', xml: '', bytes: 0, nsBits: 0, hasNews: false, lastmod: undefined, lastmodEpoch: undefined };
+  const placed = (slot: number, line: number): Promise<void> | undefined => {
+    if (slot !== NO_FILE) return files.takeWait();
+    report({ rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: serialized.loc });
+    summary.dropped++;
+    return undefined;
   };
-
-  /** Writes a new URL's entry; returns a promise only when a file closes or the sink asks to wait, so the common path stays synchronous. */
-  const place = ({ record, lastmodEpoch }: NormalizedEntry, line: number): Promise<void> | undefined => {
-    const xml = serializeRecord(record);
-    const bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
-    const nsBits = namespacesOf(record);
-    const hasNews = record.news !== undefined;
-    if (builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, lastmodEpoch)) return added();
-    if (!builder.fitsAlone(bytes, nsBits)) {
-      report({ rule: 'R3', level: 'error', message: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc });
-      summary.dropped++;
-      return undefined;
-    }
-    return closePart().then(() => {
-      builder.tryAdd(xml, bytes, nsBits, hasNews, record.lastmod, lastmodEpoch);
-      return added();
-    });
-  };
-
-  /*
-   * Items are taken in batches so the duplicate filter sees all their URLs at once and overlaps its
-   * memory reads (DuplicateFilter.addAll). A batch is normalized first, its findings held with their
-   * record, then each record in turn gets its findings reported, its duplicate check and its place
-   * in a file: the findings come out in input order, as one by one.
-   */
-  const batch: SourceItem[] = [];
-  const entries: (NormalizedEntry | undefined)[] = [];
-  const locs: string[] = [];
-  const verdicts = new Uint8Array(FILTER_BATCH);
-  const heldUntil: number[] = [];
-  const takeBatch = async (): Promise<void> => {
-    let urls = 0;
-    for (let i = 0; i < batch.length; i++) {
-      const item = batch[i] as SourceItem;
-      let entry: NormalizedEntry | undefined;
-      if ('diagnostic' in item) heldFindings.push(item.diagnostic);
-      else entry = normalizer.normalize(item.record, item.line);
-      if (entry !== undefined) locs[urls++] = entry.record.loc;
-      entries[i] = entry;
-      heldUntil[i] = heldFindings.length;
-    }
-    seen.addAll(locs, urls, verdicts);
-    let released = 0;
-    let verdict = 0;
-    for (let i = 0; i < batch.length; i++) {
-      summary.records++;
-      if (summary.records % PROGRESS_EVERY === 0) options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
-      for (const until = heldUntil[i] ?? 0; released < until; released++) report(heldFindings[released] as Diagnostic);
-      const entry = entries[i];
-      if (entry === undefined) {
-        summary.dropped++;
-        continue;
-      }
-      const { line } = batch[i] as SourceItem;
-      const seenBefore = verdicts[verdict++];
-      if (seenBefore === SEEN) {
-        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc });
-        summary.duplicates++;
-        summary.dropped++;
-        continue;
-      }
-      if (seenBefore === NEW_TABLE_FULL) {
-        report({ rule: 'R25', level: 'info', message: `over ${seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
-      }
-      if (failed) continue; // a strict run that already failed only collects findings
-      const pending = place(entry, line);
-      if (pending !== undefined) await pending;
-    }
-    batch.length = 0;
-    heldFindings.length = 0;
+  /** Writes a new URL's entry; returns a promise only when a file closes or the sink asks to wait, so the usual entry stays synchronous. */
+  const write = ({ record, lastmodEpoch }: NormalizedEntry, line: number): Promise<void> | undefined => {
+    if (failed) return undefined; // a strict run that already failed only collects findings
+    const slot = planner.place(serializeEntry(record, lastmodEpoch, serialized), files);
+    return typeof slot === 'number' ? placed(slot, line) : slot.then((s) => placed(s, line));
   };
 
   try {
     if (Symbol.iterator in items) {
       // A sync source is walked without a microtask per record: only a full batch is awaited.
       for (const item of items) {
-        if (batch.push(item) === FILTER_BATCH) await takeBatch();
+        if (normalize.push(item)) await normalize.take(write);
       }
     } else {
       for await (const item of items) {
-        if (batch.push(item) === FILTER_BATCH) await takeBatch();
+        if (normalize.push(item)) await normalize.take(write);
       }
     }
-    await takeBatch();
-    options.onProgress?.({ records: summary.records, urls: summary.urls, files: parts.length });
+    await normalize.take(write);
+    summary.urls = files.urls;
+    progress();
 
     if (failed) {
       const errors = Object.entries(summary.counts).filter(([key]) => key.endsWith(':error')).reduce((n, [, count]) => n + count, 0);
-      throw withDiagnostics(new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`), summary);
+      throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary });
     }
     if (summary.urls === 0) {
-      throw withDiagnostics(new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`), summary);
+      throw new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`, { summary });
     }
-    if (builder.urls > 0) await closePart();
-    const entryPoint = `${filename}${extension}`;
-    if (held !== undefined) {
-      await store(entryPoint, held);
-    } else {
-      const index: SitemapIndexEntry[] = parts.map(({ name, part }) => {
-        const entry: SitemapIndexEntry = { loc: new URL(name, base).href };
-        if (part.newestLastmod !== undefined) entry.lastmod = part.newestLastmod;
-        return entry;
-      });
-      const xml = serializeSitemapIndex(index, stylesheet);
-      const written = sink.create().finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
-      summary.files.push(...(await describeFiles(parts, base)));
-      const { compressedBytes } = await written;
-      const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
-      if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
-      summary.files.push(file);
-      await sink.commit(summary.files.map((f) => f.name));
-      return summary;
-    }
-    summary.files.push(...(await describeFiles(parts, base)));
+    summary.files = await files.finish();
     await sink.commit(summary.files.map((f) => f.name));
     return summary;
   } catch (error) {
-    await Promise.allSettled(parts.map((p) => p.written));
+    await files.settle();
     await sink.abort();
     throw error;
   }
-}
-
-/** A finished file's content and totals, waiting to be named and staged. */
-interface ClosedPart {
-  writer: SitemapFileWriter;
-  head: Uint8Array;
-  tail: Uint8Array;
-  part: SitemapPart;
-}
-
-async function describeFiles(parts: readonly { name: string; part: SitemapPart; written: Promise<{ compressedBytes?: number }> }[], base: URL): Promise<WrittenFile[]> {
-  const files: WrittenFile[] = [];
-  for (const { name, part, written } of parts) {
-    const { compressedBytes } = await written;
-    const file: WrittenFile = { name, url: new URL(name, base).href, kind: 'urlset', entries: part.urls, bytes: part.bytes };
-    if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
-    files.push(file);
-  }
-  return files;
 }
 
 /** The folder URL the files are served from, always ending in `/`. */
@@ -350,10 +125,4 @@ function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {
     throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number from 1 to ${max}, got ${value}`);
   }
-}
-
-export type SitemapErrorWithDiagnostics = SitemapError & { summary: BuildSummary };
-
-function withDiagnostics(error: SitemapError, summary: BuildSummary): SitemapErrorWithDiagnostics {
-  return Object.assign(error, { summary });
 }

@@ -1,7 +1,8 @@
 /** Record → XML text. Pure string building; core elements in schema order (R7), extensions after. */
 import { EXTENSION_PREFIXES, NS, NS_BIT } from '../model/namespaces.ts';
 import type { NormalizedNews, NormalizedVideo, SitemapIndexEntry, SitemapRecord } from '../model/record.ts';
-import { escapeUri, escapeXml } from './escape.ts';
+import { escapeUri, escapeXml, utf8Length } from './escape.ts';
+import type { SerializedEntry } from './plan.ts';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -35,6 +36,19 @@ export function namespacesOf(record: SitemapRecord): number {
   if (record.news !== undefined) bits |= NS_BIT.news;
   if (record.alternates !== undefined) bits |= NS_BIT.xhtml;
   return bits;
+}
+
+/** Fills `into` (one object, filled again for each entry) with the record's `<url>` element and what the file limits count. */
+export function serializeEntry(record: SitemapRecord, lastmodEpoch: number | undefined, into: SerializedEntry): SerializedEntry {
+  const xml = serializeRecord(record);
+  into.loc = record.loc;
+  into.xml = xml;
+  into.bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
+  into.nsBits = namespacesOf(record);
+  into.hasNews = record.news !== undefined;
+  into.lastmod = record.lastmod;
+  into.lastmodEpoch = lastmodEpoch;
+  return into;
 }
 
 /** One `<url>` element on one line. */

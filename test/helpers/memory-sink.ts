@@ -1,17 +1,19 @@
 /** A SitemapSink that keeps files in memory, for tests of the pure pipeline. */
-import type { SitemapSink } from '../../src/index.ts';
+import { SitemapError, type SitemapSink } from '../../src/index.ts';
 
 export interface MemorySink extends SitemapSink {
-  /** Committed files by name, as text. */
+  /** Committed files by name, as text: the published set. */
   files: Map<string, string>;
   aborted: boolean;
 }
 
-export function memorySink(): MemorySink {
+/** `published`: a set already committed, for builds that keep some of its files. */
+export function memorySink(published: Record<string, string> = {}): MemorySink {
   const staged = new Map<string, string>();
+  const kept = new Set<string>();
   const decoder = new TextDecoder();
   const sink: MemorySink = {
-    files: new Map(),
+    files: new Map(Object.entries(published)),
     aborted: false,
     create() {
       const body: Uint8Array[] = [];
@@ -21,16 +23,29 @@ export function memorySink(): MemorySink {
           return undefined;
         },
         async finish(name, head, tail) {
+          if (kept.has(name)) throw new SitemapError('SM_OUTPUT_CONFLICT', `"${name}" is both kept and written`);
           staged.set(name, [head, ...body, tail].map((c) => decoder.decode(c)).join(''));
           return {};
         },
       };
     },
+    async keep(name) {
+      if (staged.has(name)) throw new SitemapError('SM_OUTPUT_CONFLICT', `"${name}" is both kept and written`);
+      if (!sink.files.has(name)) throw new SitemapError('SM_OUTPUT_CONFLICT', `cannot keep "${name}": the published set has no such file`);
+      kept.add(name);
+    },
     async commit(names) {
-      for (const name of names) sink.files.set(name, staged.get(name) ?? '');
+      const next = new Map<string, string>();
+      for (const name of [...names, ...kept]) next.set(name, kept.has(name) ? (sink.files.get(name) ?? '') : (staged.get(name) ?? ''));
+      sink.files.clear();
+      for (const [name, text] of next) sink.files.set(name, text);
+      staged.clear();
+      kept.clear();
     },
     async abort() {
       sink.aborted = true;
+      staged.clear();
+      kept.clear();
     },
   };
   return sink;

@@ -115,8 +115,7 @@ describe('buildSitemaps', () => {
       buildSitemaps(items(['https://example.com/ok', { loc: 'https://example.com/x', priority: 3 }, 'https://elsewhere.example/']), { baseUrl: BASE, strict: true }, sink),
       (error: unknown) => {
         assert.ok(isSitemapError(error) && error.code === 'SM_STRICT_FAILED');
-        const summary = (error as unknown as { summary: { counts: Record<string, number> } }).summary;
-        assert.deepEqual(summary.counts, { 'R14:error': 1, 'R16:error': 1 });
+        assert.deepEqual(error.summary?.counts, { 'R14:error': 1, 'R16:error': 1 });
         return true;
       },
     );
@@ -126,7 +125,13 @@ describe('buildSitemaps', () => {
 
   test('nothing valid to write is an error, not an empty sitemap (R6)', async () => {
     const sink = memorySink();
-    await assert.rejects(buildSitemaps(items(['mailto:x@example.com']), { baseUrl: BASE }, sink), { code: 'SM_NOTHING_TO_WRITE' });
+    await assert.rejects(buildSitemaps(items(['mailto:x@example.com']), { baseUrl: BASE }, sink), (error: unknown) => {
+      assert.ok(isSitemapError(error) && error.code === 'SM_NOTHING_TO_WRITE');
+      assert.deepEqual({ ...error.summary, diagnostics: error.summary?.diagnostics.map((d) => [d.rule, d.line]) }, {
+        files: [], urls: 0, records: 1, dropped: 1, duplicates: 0, diagnostics: [['R8', 1]], counts: { 'R8:error': 1 },
+      });
+      return true;
+    });
     assert.equal(sink.files.size, 0);
   });
 

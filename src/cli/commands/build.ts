@@ -4,8 +4,7 @@ import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
-import type { BuildSummary } from '../../write/build.ts';
-import type { SitemapError } from '../../errors.ts';
+import type { BuildSummary } from '../../model/pipeline.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
@@ -81,11 +80,10 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
       summary = await writeSourceItems(readSource(source.format, source.bytes), options);
     } catch (error) {
       progress?.stop();
-      const failed = isSitemapError(error) ? (error as SitemapError & { summary?: BuildSummary }).summary : undefined;
-      if (failed === undefined) throw error;
+      if (!isSitemapError(error) || error.summary === undefined) throw error;
       // What was found, then the failure (one sentence on standard error, from the runner).
-      if (flags.json) yield { stdout: `${JSON.stringify({ ...jsonReport(failed, false), error: (error as SitemapError).message, code: (error as SitemapError).code })}\n` };
-      else yield { stderr: formatFindings(failed) };
+      if (flags.json) yield { stdout: `${JSON.stringify({ ...jsonReport(error.summary, false), error: error.message, code: error.code })}\n` };
+      else yield { stderr: formatFindings(error.summary) };
       throw error;
     }
     progress?.stop();

@@ -1,0 +1,96 @@
+/**
+ * The writer pipeline's contracts, shared by its stages and the code at either end: what a source
+ * yields, the options and summary of a build, and the sink files are written into.
+ */
+import type { Diagnostic } from './diagnostic.ts';
+
+/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
+export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
+
+export interface BuildOptions {
+  /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
+  baseUrl: string;
+  /** Write `.xml.gz` files. @default false */
+  gzip?: boolean;
+  /** Any ERROR diagnostic fails the run and nothing is published; scope findings become errors. @default false */
+  strict?: boolean;
+  /** Adds `<?xml-stylesheet type="text/xsl" href="…"?>` to every file. */
+  stylesheet?: string;
+  /** Lower the per-file URL limit (R15). @default 50000 */
+  maxUrlsPerFile?: number;
+  /** Lower the per-file uncompressed byte limit (R3). @default 52428800 */
+  maxBytesPerFile?: number;
+  /** File name stem: `sitemap.xml`, `sitemap-1.xml`… @default 'sitemap' */
+  filename?: string;
+  /** Name of the input, put on diagnostics. */
+  source?: string;
+  /** Every diagnostic, as it happens (the summary keeps only the first `maxDiagnostics`). */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** Called every few thousand records and at the end. */
+  onProgress?: (progress: BuildProgress) => void;
+  /** How many diagnostics the summary keeps. @default 1000 */
+  maxDiagnostics?: number;
+  /** Clock for the news age check (R37). @default Date.now */
+  now?: () => number;
+}
+
+export interface BuildProgress {
+  records: number;
+  urls: number;
+  files: number;
+}
+
+export interface WrittenFile {
+  /** File name inside the output folder. */
+  name: string;
+  /** Public URL (baseUrl + name). */
+  url: string;
+  kind: 'urlset' | 'index';
+  /** `<url>` or `<sitemap>` entries. */
+  entries: number;
+  /** Uncompressed size. */
+  bytes: number;
+  /** Size on disk when gzipped. */
+  compressedBytes?: number;
+}
+
+export interface BuildSummary {
+  /** Every file written, the entry point (`sitemap.xml`, an index when there are several files) last. */
+  files: WrittenFile[];
+  /** URLs written. */
+  urls: number;
+  /** Records read from the source. */
+  records: number;
+  /** Records dropped for faults (each has a diagnostic) or as duplicates (R25). */
+  dropped: number;
+  duplicates: number;
+  /** The first `maxDiagnostics` diagnostics. */
+  diagnostics: Diagnostic[];
+  /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
+  counts: Record<string, number>;
+}
+
+/**
+ * Where files go. Each file is created empty, takes its body chunks in order while it is built, and
+ * is staged by `finish` (its head, declaring the namespaces used, is known only then). Staged files
+ * become visible only through `commit`.
+ */
+export interface SitemapSink {
+  create(): SitemapFileWriter;
+  /**
+   * Keeps the published file `name` in the new set as it is, bytes and all, instead of writing it
+   * again. Fails (a SitemapError) when the published set has no such file, or the build stages one by
+   * that name too.
+   */
+  keep(name: string): Promise<void>;
+  /** Publishes the new set: the files `names` (staged or kept) and the kept ones; files of the previous set it lacks go. */
+  commit(names: readonly string[]): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface SitemapFileWriter {
+  /** The next body chunk. A returned promise asks the builder to wait for it (e.g. to let a compressor catch up). */
+  write(chunk: Uint8Array): Promise<void> | undefined;
+  /** Stages the file `name`: `head`, the chunks written, then `tail`. */
+  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number }>;
+}

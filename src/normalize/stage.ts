@@ -1,0 +1,102 @@
+/**
+ * The writer's normalize stage: source items → normalized entries without duplicates (R25), in input
+ * order, each input finding reported before the entry it came with, as if records went one by one.
+ */
+import type { Diagnostic } from '../model/diagnostic.ts';
+import type { SourceItem } from '../model/pipeline.ts';
+import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from './dedupe.ts';
+import { RecordNormalizer, type NormalizedEntry, type NormalizeOptions } from './record.ts';
+
+/** The totals the stage keeps, on the build's summary. */
+export interface StageCounts {
+  records: number;
+  dropped: number;
+  duplicates: number;
+}
+
+/** Takes an entry to write; returns a promise only when the stage must wait before the next one. */
+export type EntryConsumer = (entry: NormalizedEntry, line: number) => Promise<void> | undefined;
+
+const PROGRESS_EVERY = 16_384;
+
+/**
+ * Items are taken in batches so the duplicate filter sees all their URLs at once and overlaps its
+ * memory reads (`DuplicateFilter.addAll`). A batch is normalized first, its findings held with their
+ * record, then each record in turn gets its findings reported, its duplicate check and is handed on.
+ */
+export class NormalizeStage {
+  readonly #normalizer: RecordNormalizer;
+  readonly #seen = new DuplicateFilter();
+  readonly #counts: StageCounts;
+  readonly #report: (diagnostic: Diagnostic) => void;
+  readonly #onProgress: () => void;
+  readonly #batch: SourceItem[] = [];
+  readonly #entries: (NormalizedEntry | undefined)[] = [];
+  readonly #locs: string[] = [];
+  readonly #verdicts = new Uint8Array(FILTER_BATCH);
+  /** Findings of the batch being normalized, in input order; `#heldUntil[i]` is how many come up to item i. */
+  readonly #heldFindings: Diagnostic[] = [];
+  readonly #heldUntil: number[] = [];
+
+  /** `onProgress` is called every 16,384 records. */
+  constructor(options: NormalizeOptions, counts: StageCounts, report: (diagnostic: Diagnostic) => void, onProgress: () => void) {
+    this.#normalizer = new RecordNormalizer(options, (diagnostic) => this.#heldFindings.push(diagnostic));
+    this.#counts = counts;
+    this.#report = report;
+    this.#onProgress = onProgress;
+  }
+
+  /** Holds the item; true when the batch is full and must be taken before the next push. */
+  push(item: SourceItem): boolean {
+    return this.#batch.push(item) === FILTER_BATCH;
+  }
+
+  /** Normalizes and de-duplicates the held items, handing each entry to keep to `consume` in input order. */
+  async take(consume: EntryConsumer): Promise<void> {
+    const batch = this.#batch;
+    const entries = this.#entries;
+    const locs = this.#locs;
+    const heldFindings = this.#heldFindings;
+    const heldUntil = this.#heldUntil;
+    const counts = this.#counts;
+    const report = this.#report;
+    let urls = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i] as SourceItem;
+      let entry: NormalizedEntry | undefined;
+      if ('diagnostic' in item) heldFindings.push(item.diagnostic);
+      else entry = this.#normalizer.normalize(item.record, item.line);
+      if (entry !== undefined) locs[urls++] = entry.record.loc;
+      entries[i] = entry;
+      heldUntil[i] = heldFindings.length;
+    }
+    this.#seen.addAll(locs, urls, this.#verdicts);
+    let released = 0;
+    let verdict = 0;
+    for (let i = 0; i < batch.length; i++) {
+      counts.records++;
+      if (counts.records % PROGRESS_EVERY === 0) this.#onProgress();
+      for (const until = heldUntil[i] ?? 0; released < until; released++) report(heldFindings[released] as Diagnostic);
+      const entry = entries[i];
+      if (entry === undefined) {
+        counts.dropped++;
+        continue;
+      }
+      const { line } = batch[i] as SourceItem;
+      const seenBefore = this.#verdicts[verdict++];
+      if (seenBefore === SEEN) {
+        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc });
+        counts.duplicates++;
+        counts.dropped++;
+        continue;
+      }
+      if (seenBefore === NEW_TABLE_FULL) {
+        report({ rule: 'R25', level: 'info', message: `over ${this.#seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
+      }
+      const pending = consume(entry, line);
+      if (pending !== undefined) await pending;
+    }
+    batch.length = 0;
+    heldFindings.length = 0;
+  }
+}
