@@ -72,3 +72,7 @@ export async function placed(chunks: Iterable<Uint8Array>, show: (entry: ParsedE
   for await (const entry of parsed) seen.push(`${show(entry)} ${parsed.positionOf(entry)?.line}:${parsed.positionOf(entry)?.column}`);
   return [...seen, ...parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`)];
 }
+
+/** Each finding as one line: rule, level, place (when it has one) and message. */
+export const findings = (result: Pick<ParseResult, 'diagnostics'>): string[] =>
+  result.diagnostics.map((d) => `${d.rule} ${d.level}${d.line === undefined ? '' : ` ${d.line}:${d.column}`} ${d.message}`);

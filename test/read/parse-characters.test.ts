@@ -154,12 +154,17 @@ describe('regressions', () => {
     }
   });
   it('a control character before the first < leaves the file XML: its entries read, the character reported', async () => {
-    for (const before of ['\u0001', '\u0000\n', '\uFEFF\u0001']) {
+    for (const [before, code, declaration] of [['\u0001', '0001', '1:8'], ['\u0000\n', '0000', '2:7'], ['\uFEFF\u0001', '0001', '1:8']] as const) {
       const text = `${before}<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`;
       const parsed = await parseChunks([new TextEncoder().encode(text)]);
       assert.equal(parsed.kind, 'urlset', JSON.stringify(before));
       assert.deepEqual(locs(parsed), ['https://a.example/']);
-      assert.ok(parsed.diagnostics.some((d) => d.rule === 'R2' && d.line === 1 && d.column === 1 && d.message.includes('is not allowed in XML')), JSON.stringify(parsed.diagnostics));
+      // The character, then what it makes of the rest: text before the root, and a declaration not at the start.
+      assert.deepEqual(parsed.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column} ${d.message}`), [
+        `R2 1:1 not well-formed XML: character U+${code} is not allowed in XML; read as U+FFFD`,
+        'R2 1:1 not well-formed XML: text data outside of root node.',
+        `R2 ${declaration} not well-formed XML: an XML declaration must be at the start of the document.`,
+      ], JSON.stringify(parsed.diagnostics));
     }
     // Followed by more whitespace than the first look takes in, in small pieces: still XML.
     const spaced = new TextEncoder().encode(`\u0001${' '.repeat(3000)}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseSitemap } from '../../src/index.ts';
-import { parseChunks, parseEveryWay, placed, randomSplits, readFixture } from '../helpers/parse.ts';
+import { findings, parseChunks, parseEveryWay, placed, randomSplits, readFixture } from '../helpers/parse.ts';
 
 describe('every fixture parses the same whole, byte by byte and at random splits', () => {
   for (const name of readdirSync(new URL('../fixtures/read/', import.meta.url))) {
@@ -27,7 +27,12 @@ describe('chunks of text', () => {
     const inPiecesOf = (size: number): Uint8Array[] => Array.from({ length: Math.ceil(bytes.length / size) }, (_, k) => bytes.subarray(k * size, (k + 1) * size));
     const whole = await placed([bytes]);
     assert.equal(whole.filter((line) => line.startsWith('https://')).length, 4000);
-    assert.ok(whole.some((line) => line.startsWith('R6 ')), 'the unknown children are reported');
+    // The unknown children, each at its <extra>: after `<url><loc>https://a.example/${i}</loc>`.
+    const extras = Array.from({ length: 42 }, (_, k) => 5 + 97 * k);
+    assert.deepEqual(
+      whole.slice(4000),
+      extras.map((i) => `R6 ${3 + i}:${35 + String(i).length} <extra> does not belong in <url> (only loc, lastmod, changefreq, priority and extensions); ignored`),
+    );
     for (const size of [65536, 20000, 9000, 5000, 3000]) assert.deepEqual(await placed(inPiecesOf(size)), whole, `in pieces of ${size}`);
   });
 });
@@ -36,16 +41,21 @@ describe('regressions', () => {
   it('an entry awaited over many small chunks: a control character or the end of input after it loses nothing', async () => {
     const entries = Array.from({ length: 8 }, (_, n) => `<url><loc>https://a.example/${n}</loc><lastmod>2026-11-0${1 + n}</lastmod></url>\n`).join('');
     const start = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<!--${'x'.repeat(1100)}-->\n${entries}`;
-    for (const text of [
+    const last = { loc: 'https://a.example/last', lastmod: '2026-11-30' };
+    for (const [text, entry, found] of [
       // A character XML forbids deep in an entry: saxes takes over there, and must get all of the entry.
-      `${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>daily\u0001</changefreq></url>\n</urlset>\n`,
+      [
+        `${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>daily\u0001</changefreq></url>\n</urlset>\n`,
+        { ...last, changefreq: 'daily\uFFFD' },
+        'R2 error 11:85 not well-formed XML: character U+0001 is not allowed in XML; read as U+FFFD',
+      ],
       // The input ends inside an entry: what there is of it is read as it would be whole.
-      `${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>da`,
-    ]) {
+      [`${start}<url><loc>https://a.example/last</loc><lastmod>2026-11-30</lastmod><changefreq>da`, last, 'R2 error 11:82 not well-formed XML: unclosed tag: changefreq'],
+    ] as const) {
       const bytes = new TextEncoder().encode(text);
       const whole = await parseChunks([bytes]);
-      assert.ok(whole.entries.length >= 8);
-      assert.ok(whole.diagnostics.some((d) => d.rule === 'R2'));
+      assert.deepEqual(whole.entries, [...Array.from({ length: 8 }, (_, n) => ({ loc: `https://a.example/${n}`, lastmod: `2026-11-0${1 + n}` })), entry]);
+      assert.deepEqual(findings(whole), [found]);
       for (const size of [1, 3, 7]) {
         const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
         assert.deepEqual(await parseChunks(chunks), whole, `chunks of ${size}`);

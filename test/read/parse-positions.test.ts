@@ -119,7 +119,11 @@ describe('regressions', () => {
       const bytes = new TextEncoder().encode(text);
       const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
       const whole = await read([bytes]);
-      assert.ok(whole.includes('R2 3:15 not well-formed XML: text data outside of root node.'), JSON.stringify(whole));
+      assert.deepEqual(whole, [
+        'https://a.example/ 2:61',
+        ...(prolog === '' ? [] : ['R2 1:42 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)']),
+        'R2 3:15 not well-formed XML: text data outside of root node.',
+      ]);
       await sameHoweverCut(bytes, read, whole, 1150);
     }
   });
