@@ -134,7 +134,7 @@ describe('regressions', () => {
       const result = await parseChunks(chunks);
       // Before, an R1 was placed where reading had stopped, well before the byte.
       assert.deepEqual(result.diagnostics.map((d) => d.rule), ['R2', 'R6', 'R2', 'R2']);
-      assert.match(result.diagnostics.at(-1)?.message ?? '', /deeper than 1024 levels; reading stops here/);
+      assert.equal(result.diagnostics.at(-1)?.message, 'not well-formed XML: elements nested deeper than 1024 levels; reading stops here');
     }
   });
 });
