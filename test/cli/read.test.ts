@@ -135,9 +135,10 @@ describe('sitemapkit validate', () => {
     assert.match(plain.stdout, /R23 +error ×1 +<sitemap> does not belong in <urlset>.*\n +at structure-faults\.xml:7:3\n/);
     assert.doesNotMatch(plain.stdout, /XSD/);
     const withSchema = await cli(['validate', 'structure-faults.xml', '--xsd', '--json']);
-    const result = JSON.parse(withSchema.stdout) as { valid: boolean; diagnostics: { rule: string }[] };
+    const result = JSON.parse(withSchema.stdout) as { valid: boolean; diagnostics: { rule: string; line?: number }[] };
     assert.equal(result.valid, false);
-    assert.ok(result.diagnostics.some((d) => d.rule === 'XSD'));
+    // One for each of lines 3 to 7, where the schema meets an element it does not expect.
+    assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'XSD').map((d) => d.line), [3, 4, 5, 6, 7]);
   });
   it('--xsd on UTF-16 and Latin-1 files: the schema sees the text as decoded, so only the encoding finding (R1), no parser errors', async () => {
     for (const name of ['utf16le-bom.xml', 'utf16be-bom.xml', 'latin1.xml']) {

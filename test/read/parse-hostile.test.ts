@@ -1,0 +1,130 @@
+/** Hostile input (XXE, entity expansion, gzip bombs, deep nesting, garbage) is bounded, and reading stops at the caps. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { parseSitemap, validateSitemap } from '../../src/index.ts';
+import { MAX_MALFORMED_REPORTS } from '../../src/read/xml/assemble.ts';
+import { MAX_SITEMAP_BYTES } from '../../src/rules/limits.ts';
+import { byteByByte, findings, locs, parseChunks, placed, randomSplits, readFixture, rules, sameHoweverCut } from '../helpers/parse.ts';
+
+describe('hostile input', () => {
+  it('XXE: the DOCTYPE is ignored, the external entity never read', async () => {
+    const result = await parseChunks([readFixture('xxe.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/&xxe;', 'https://www.example.com/after']);
+    assert.deepEqual(findings(result), [
+      'R2 warn 4:3 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)',
+      'R2 error 6:37 not well-formed XML: "&" that starts no entity reference ("s://www.example.com/&xxe;"); read literally, write &amp;',
+    ]);
+  });
+  it('billion laughs: nothing is expanded', async () => {
+    const result = await parseChunks([readFixture('billion-laughs.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/&lol9;']);
+    assert.deepEqual(findings(result), [
+      'R2 warn 13:3 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)',
+      'R2 error 14:95 not well-formed XML: "&" that starts no entity reference ("s://www.example.com/&lol9;"); read literally, write &amp;',
+    ]);
+  });
+  it('a DOCTYPE without an internal subset is reported and read past: the file reads as it would without one, broken parts recovered alike', async () => {
+    const body = [
+      '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      '<url><loc>https://a.example/1?a&b</loc></lo></url>',
+      '<url><loc>https://a.example/2</loc></url></foo>',
+      '<url><loc>https://a.example/3</loc></url>',
+      '</urlset>',
+      '',
+    ].join('\n');
+    const read = (chunks: Iterable<Uint8Array>): Promise<string[]> => placed(chunks);
+    const without = await read([new TextEncoder().encode(`<?xml version="1.0"?>\n${body}`)]);
+    assert.equal(without.filter((line) => line.startsWith('https://')).length, 3);
+    const oneLineDown = without.map((line) => line.replace(/ (\d+):(\d+)/, (_, l: string, c: string) => ` ${Number(l) + 1}:${c}`));
+    for (const doctype of ['<!DOCTYPE urlset>', '<!DOCTYPE urlset SYSTEM "sitemap.dtd">', "<!DOCTYPE urlset PUBLIC '-//x//EN' 'x.dtd' >"]) {
+      const bytes = new TextEncoder().encode(`<?xml version="1.0"?>\n${doctype}\n${body}`);
+      const whole = await read([bytes]);
+      assert.deepEqual(whole.filter((line) => !line.includes('DOCTYPE ignored')), oneLineDown, doctype);
+      assert.deepEqual(whole.filter((line) => line.includes('DOCTYPE ignored')).map((line) => line.split(' ').slice(0, 2).join(' ')), [`R2 2:${doctype.length + 1}`]);
+      await sameHoweverCut(bytes, read, whole);
+    }
+    // A second DOCTYPE, or one after the root, is saxes' to judge: not well-formed.
+    // Each DOCTYPE is also ignored with its warning; what saxes makes of the rest is not this test's.
+    for (const [text, doctypes] of [
+      [`<!DOCTYPE urlset><!DOCTYPE urlset>${body}`, ['R2 warn 1:18 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)', 'R2 error 1:27 not well-formed XML: inappropriately located doctype declaration.', 'R2 warn 1:35 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)']],
+      [`${body}<!DOCTYPE urlset>`, ['R2 error 6:10 not well-formed XML: inappropriately located doctype declaration.', 'R2 warn 6:18 DOCTYPE ignored: a sitemap has none, and its entity declarations are never expanded (no external entities, no entity expansion)']],
+    ] as const) {
+      const parsed = await parseChunks([new TextEncoder().encode(text)]);
+      assert.deepEqual(findings(parsed).filter((line) => /doctype/i.test(line)), doctypes, JSON.stringify(parsed.diagnostics));
+    }
+  });
+  it('deep nesting is bounded', async () => {
+    const result = await parseChunks([readFixture('deep-nesting.xml')]);
+    assert.deepEqual(locs(result), ['https://www.example.com/deep']);
+    assert.deepEqual(findings(result), [
+      'R33 warn 1:105 elements in the unknown namespace urn:x ignored',
+      'R2 error 1:1428 not well-formed XML: elements nested deeper than 64 levels are not read',
+      'R2 error 1:21588 not well-formed XML: elements nested deeper than 1024 levels; reading stops here',
+    ]);
+  });
+  it('a gzip bomb stops at the size cap: R3 at a cap past the protocol\'s limit, below it a finding about the cap, not the file', async () => {
+    const bomb = gzipSync(new Uint8Array(64 * 1024 * 1024).fill(0x20));
+    const capped = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
+    assert.deepEqual(capped.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
+      'INPUT error stopped reading at 4194304 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'R5 error the file holds only whitespace',
+    ]);
+    const limit = await parseChunks([bomb], { maxBytes: MAX_SITEMAP_BYTES });
+    assert.deepEqual(limit.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
+      `R3 error stopped reading at ${MAX_SITEMAP_BYTES} bytes (decompressed); the rest of the file is not read`,
+      'R5 error the file holds only whitespace',
+    ]);
+  });
+  it('a giant text node is bounded by the size cap, not held whole', async () => {
+    const giant = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/${'a'.repeat(3 * 1024 * 1024)}`);
+    const result = await parseChunks([giant], { maxBytes: 1024 * 1024 });
+    assert.equal(result.entries.length, 0);
+    assert.deepEqual(findings(result), [
+      'INPUT error stopped reading at 1048576 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'R2 error 1:1048577 not well-formed XML: unclosed tag: loc',
+    ]);
+  });
+  it('binary garbage: a clear error, and reading stops', async () => {
+    const garbage = new Uint8Array(200_000).map((_, i) => (i * 7919) % 256);
+    garbage[0] = 0x3c;
+    const result = await parseChunks([garbage]);
+    assert.equal(result.entries.length, 0);
+    // Not a sitemap (R5), not UTF-8 (R1), and well-formedness errors until one says reading stops there.
+    assert.deepEqual([rules(result), result.diagnostics.length], [['R1', 'R2', 'R5'], 46]);
+    assert.equal(findings(result)[0], 'R1 error 1:2 bytes that are not valid UTF-8 (replaced with U+FFFD)');
+    assert.equal(findings(result).at(-1), 'R2 error 2:13 not well-formed XML: character U+001C is not allowed in XML; read as U+FFFD; the file is not read further');
+  });
+});
+
+describe('regressions', () => {
+  it('nesting far past the depth limit stops reading instead of parsing on (saxes is quadratic in depth)', async () => {
+    const depth = 200_000;
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/deep</loc></url><x:a xmlns:x="urn:x">${'<x:a>'.repeat(depth)}${'</x:a>'.repeat(depth)}</x:a></urlset>`;
+    const result = await parseChunks([new TextEncoder().encode(xml)]);
+    assert.deepEqual(locs(result), ['https://a.example/deep']);
+    assert.deepEqual(findings(result), [
+      'R33 warn 1:105 elements in the unknown namespace urn:x ignored',
+      'R2 error 1:441 not well-formed XML: elements nested deeper than 64 levels are not read',
+      'R2 error 1:5241 not well-formed XML: elements nested deeper than 1024 levels; reading stops here',
+    ]);
+  });
+  it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
+    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
+    const parsed = parseSitemap(bytes);
+    for await (const entry of parsed) assert.fail(`no entry expected, got ${entry.loc}`);
+    assert.equal(parsed.counts['R2:error'], MAX_MALFORMED_REPORTS + 1);
+    assert.ok(parsed.bytes <= 4 * 64 * 1024, `read ${parsed.bytes} bytes`);
+  });
+  it('once reading stops at the cap of well-formedness errors, nothing more is reported, however the input was cut', async () => {
+    let text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+    for (let i = 0; i < MAX_MALFORMED_REPORTS + 1; i++) text += `<url><loc>https://a.example/?a&b=${i}</loc></url>\n`;
+    for (let i = 0; i < 20; i++) text += `<url><loc>https://a.example/${i}</loc><foo/></url>\n`;
+    const bytes = new TextEncoder().encode(`${text}</urlset>\n`);
+    const counts = async (chunks: Iterable<Uint8Array>): Promise<Record<string, number>> => (await validateSitemap(chunks)).counts;
+    const whole = await counts([bytes]);
+    assert.deepEqual(whole, { 'R2:error': MAX_MALFORMED_REPORTS + 1 });
+    assert.deepEqual(await counts(randomSplits(bytes, 5)), whole);
+    assert.deepEqual(await counts(byteByByte(bytes)), whole);
+  });
+});
