@@ -5,7 +5,7 @@
  * records go to `onUrl` one at a time and are not kept, so memory does not grow with the URL count.
  */
 import { isSitemapError, SitemapError } from '../errors.ts';
-import type { Diagnostic } from '../model/diagnostic.ts';
+import type { Diagnostic, RuleId } from '../model/diagnostic.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
 import { concurrencyLimit, fetchResource, type FetchOptions, type FetchSuccess } from '../http/fetch.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, MAX_ROBOTS_BYTES, parseSitemap } from '../read/parse.ts';
@@ -285,7 +285,7 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
     await fetched.cancel();
     if (probe) return { pending, children };
     const loop = pending.ancestors.has(normalizeUrl(fetched.finalUrl));
-    const [rule, what] = loop ? ['R22', 'an index above it (loop)'] : ['R25', 'a sitemap read elsewhere in this set'];
+    const [rule, what] = loop ? (['R22', 'an index above it (loop)'] as const) : (['R25', 'a sitemap read elsewhere in this set'] as const);
     note(node, rule, 'warn', `redirects to ${fetched.finalUrl}, ${what}; not read again`, fetched.finalUrl);
     return outcome;
   }
@@ -464,7 +464,7 @@ function orderedClaims(count: number): (index: number) => Claim {
   return (index) => ({ previous: claimed[index - 1] ?? Promise.resolve(), done: done[index] ?? (() => {}) });
 }
 
-function note(node: DiscoveredSitemap, rule: string, level: Diagnostic['level'], message: string, url?: string): void {
+function note(node: DiscoveredSitemap, rule: RuleId, level: Diagnostic['level'], message: string, url?: string): void {
   node.diagnostics.push({ rule, level, message, url: url ?? node.finalUrl ?? node.url });
 }
 
