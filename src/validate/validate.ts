@@ -6,6 +6,7 @@
  */
 import { isSitemapError, type SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import type { FindingCounts } from '../model/findings.ts';
 import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, VideoRecord } from '../model/record.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
@@ -31,7 +32,7 @@ export interface ValidationResult {
   /** The first `maxDiagnostics` findings, in file order (by line and column; findings about the whole file first). */
   diagnostics: Diagnostic[];
   /** Findings per `rule:level`, over all of them. */
-  counts: Record<string, number>;
+  counts: FindingCounts;
   /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
   error?: SitemapError;
 }
@@ -81,7 +82,7 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   entry = undefined;
   checks.end(parsed.kind, parsed.entries);
   const counts = parsed.counts;
-  const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
+  const valid = parsed.errors === 0;
   return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
 }
 

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
+import { FindingTally } from '../../model/findings.ts';
 import { fetchResource } from '../../http/fetch.ts';
 import { checkMaxBytes, DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
 import { LISTS_SITEMAPS } from '../../read/types.ts';
@@ -114,9 +115,10 @@ export async function validateCommand(input: string, flags: ValidateFlags, io: C
   const result = await validateSitemap(bytes, options);
   if (held !== undefined && result.error === undefined && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
     const schema = await schemaDiagnostics(await parseSitemap(held.bytes, options).text(), result.kind);
+    const tally = new FindingTally(result.counts);
     for (const diagnostic of schema) {
       result.diagnostics.push(diagnostic);
-      result.counts['XSD:error'] = (result.counts['XSD:error'] ?? 0) + 1;
+      tally.add(diagnostic);
     }
     if (schema.length > 0) result.valid = false;
   }
