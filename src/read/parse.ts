@@ -74,8 +74,8 @@ const Returning = class {
 
 /**
  * An entry's place, kept on the entry in private fields with the parse that made it: invisible to
- * its users (keys, JSON, deep equality), and gone with it. A WeakMap of entries to places cost
- * validate 7%, its ephemerons slowing every collection on top.
+ * its users (keys, JSON, deep equality), and gone with it. Not a WeakMap of entries to places: its
+ * ephemerons slow every collection.
  */
 class Placed extends Returning {
   #place: EntryPlace;
