@@ -1,7 +1,4 @@
-/**
- * URL fingerprints: one 64-bit hash of a URL, shared by the duplicate filter (R25, writing and
- * validating) and the hreflang check (R38), and a table from fingerprints to numbers.
- */
+/** One 64-bit URL fingerprint for the writer's duplicate filter (R25) and validate's R25 and R38 checks, and a table from fingerprints to numbers. */
 
 /**
  * A 64-bit fingerprint of `text`, written to `out` at `at` (high half) and `at + 1` (low half): two
@@ -10,8 +7,8 @@
  * multiply alone moves a difference only upwards, and a cheaper hash of that kind gave colliding
  * pairs of ordinary URLs (`…/x/exnho7` and `…/x/e6n3oz` among them); this one gives none in that
  * family, nor among millions of numeric, hex or random-ID URLs. Not made to resist crafted
- * collisions: a file or input built to collide could hide a duplicate or make up or hide an R38
- * warning, no more; a cryptographic hash would resist them at many times the cost per URL.
+ * collisions: input built to collide could have the writer drop a URL as a duplicate, or make up or
+ * hide an R38 warning, no more; a cryptographic hash would resist them at many times the cost.
  */
 export function fingerprint(text: string, out: Uint32Array, at: number): void {
   const length = text.length;
