@@ -8,7 +8,8 @@ export { validateSitemap, type ValidateOptions, type ValidationResult } from './
 export { discoverSitemaps, type DiscoverOptions, type DiscoverProgress, type DiscoveredSitemap, type DiscoveryReport } from './discover/discover.ts';
 export type { ParseOptions, ParsedEntry, ParsedRecord, SitemapKind } from './read/types.ts';
 export { SitemapError, isSitemapError, type SitemapErrorCode } from './errors.ts';
-export type { Diagnostic, DiagnosticLevel } from './model/diagnostic.ts';
+export type { Diagnostic, DiagnosticLevel, ProtocolRuleId, RuleId } from './model/diagnostic.ts';
+export type { FindingCounts, FindingKey } from './model/findings.ts';
 export type * from './model/record.ts';
 export { CHANGEFREQS } from './model/record.ts';
 export { NS } from './model/namespaces.ts';

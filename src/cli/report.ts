@@ -1,5 +1,6 @@
 /** Human-readable output of `build`: what was published where, and the findings grouped by rule. */
 import type { Diagnostic } from '../model/diagnostic.ts';
+import { type FindingCounts, type FindingKey, FindingTally, splitFindingKey } from '../model/findings.ts';
 import type { BuildSummary, WrittenFile } from '../model/pipeline.ts';
 
 const FILES_SHOWN = 6;
@@ -80,26 +81,21 @@ function shownMessage(same: readonly Diagnostic[]): string {
 }
 
 /** Findings grouped by rule and level, most severe first; in a group, each kind of finding with its first few places. */
-export function formatFindings(summary: Pick<BuildSummary, 'counts' | 'diagnostics'>): string {
-  const total = Object.values(summary.counts).reduce((a, b) => a + b, 0);
+export function formatFindings(summary: { counts: FindingCounts; diagnostics: readonly Diagnostic[] }): string {
+  const tally = new FindingTally(summary.counts);
+  const total = tally.total;
   if (total === 0) return '';
-  const groups = new Map<string, Diagnostic[]>();
+  const groups = new Map<FindingKey, Diagnostic[]>();
   for (const d of summary.diagnostics) {
-    const key = `${d.rule}:${d.level}`;
+    const key: FindingKey = `${d.rule}:${d.level}`;
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [d]);
     else group.push(d);
   }
-  const order = { error: 0, warn: 1, info: 2 } as const;
-  const keys = Object.keys(summary.counts).sort((a, b) => {
-    const [ruleA = '', levelA = 'info'] = a.split(':');
-    const [ruleB = '', levelB = 'info'] = b.split(':');
-    return order[levelA as keyof typeof order] - order[levelB as keyof typeof order] || ruleA.localeCompare(ruleB, 'en', { numeric: true });
-  });
-  const errors = Object.entries(summary.counts).filter(([k]) => k.endsWith(':error')).reduce((a, [, c]) => a + c, 0);
+  const errors = tally.errors;
   let text = `\n${total.toLocaleString('en-US')} finding${total === 1 ? '' : 's'} (${errors.toLocaleString('en-US')} error${errors === 1 ? '' : 's'}), by rule:\n`;
-  for (const key of keys) {
-    const [rule = '', level = ''] = key.split(':');
+  for (const key of tally.keys()) {
+    const [rule, level] = splitFindingKey(key);
     const group = groups.get(key) ?? [];
     const count = summary.counts[key] ?? 0;
     const head = `  ${rule.padEnd(5)} ${level.padEnd(5)} ×${count.toLocaleString('en-US').padEnd(7)} `;

@@ -5,7 +5,8 @@
  * records go to `onUrl` one at a time and are not kept, so memory does not grow with the URL count.
  */
 import { isSitemapError, SitemapError } from '../errors.ts';
-import type { Diagnostic } from '../model/diagnostic.ts';
+import type { Diagnostic, RuleId } from '../model/diagnostic.ts';
+import { FindingTally } from '../model/findings.ts';
 import { MAX_SITEMAPS_PER_INDEX } from '../rules/limits.ts';
 import { fetchResource, type HttpOptions } from '../http/client.ts';
 import { RETRY_READ } from '../http/retry.ts';
@@ -290,7 +291,7 @@ async function readOne(pending: Pending, claim: Claim, seen: Set<string>, option
     await fetched.cancel();
     if (probe) return { pending, children };
     const loop = pending.ancestors.has(normalizeUrl(fetched.finalUrl));
-    const [rule, what] = loop ? ['R22', 'an index above it (loop)'] : ['R25', 'a sitemap read elsewhere in this set'];
+    const [rule, what] = loop ? (['R22', 'an index above it (loop)'] as const) : (['R25', 'a sitemap read elsewhere in this set'] as const);
     note(node, rule, 'warn', `redirects to ${fetched.finalUrl}, ${what}; not read again`, fetched.finalUrl);
     return outcome;
   }
@@ -370,7 +371,7 @@ async function parseInto(
     const diagnostics = kept.list();
     node.diagnostics.push(...diagnostics);
     node.errors = parsed.errors;
-    const findings = Object.values(parsed.counts).reduce((sum, n) => sum + n, 0);
+    const findings = new FindingTally(parsed.counts).total;
     if (findings > diagnostics.length) node.diagnosticsOmitted = findings - diagnostics.length;
     await fetched.cancel();
   }
@@ -469,7 +470,7 @@ function orderedClaims(count: number): (index: number) => Claim {
   return (index) => ({ previous: claimed[index - 1] ?? Promise.resolve(), done: done[index] ?? (() => {}) });
 }
 
-function note(node: DiscoveredSitemap, rule: string, level: Diagnostic['level'], message: string, url?: string): void {
+function note(node: DiscoveredSitemap, rule: RuleId, level: Diagnostic['level'], message: string, url?: string): void {
   node.diagnostics.push({ rule, level, message, url: url ?? node.finalUrl ?? node.url });
 }
 

@@ -3,6 +3,7 @@
  * yields, the options and summary of a build, and the sink files are written into.
  */
 import type { Diagnostic } from './diagnostic.ts';
+import type { FindingCounts } from './findings.ts';
 
 /** What a source yields: a record to write with the input line it came from, or a finding about the input. */
 export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
@@ -67,7 +68,7 @@ export interface BuildSummary {
   /** The first `maxDiagnostics` diagnostics. */
   diagnostics: Diagnostic[];
   /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
-  counts: Record<string, number>;
+  counts: FindingCounts;
 }
 
 /**

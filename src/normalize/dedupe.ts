@@ -1,6 +1,6 @@
 /**
- * The duplicate filter (R25) in fixed memory: 64-bit fingerprints (two independent 32-bit hashes)
- * in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come.
+ * The duplicate filter (R25) in fixed memory: 64-bit fingerprints (`fingerprint`, the one validate
+ * uses too) in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come.
  *
  * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
  * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
@@ -10,6 +10,8 @@
  * written twice. R25 is only a recommendation, so that beats both dropping real URLs (smaller
  * fingerprints) and memory that grows with the input. `forgotten` tells the caller when it begins.
  */
+import { fingerprint } from './fingerprint.ts';
+
 const EMPTY = 0;
 const SLOTS_PER_BUCKET = 8;
 /** Each slot is two Uint32 (hi, lo): a bucket is 64 bytes, one cache line. */
@@ -27,13 +29,6 @@ export const NEW = 1;
 /** New, and adding it made the table forget an old fingerprint (the first time: see `forgotten`). */
 export const NEW_TABLE_FULL = 2;
 
-/** murmur3's finalizer: every input bit affects every output bit. */
-function fmix(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
 export class DuplicateFilter {
   /**
    * A fingerprint lives in bucket `hi & mask` or `lo & mask`, slots filled in order. Nothing is ever
@@ -46,11 +41,10 @@ export class DuplicateFilter {
   #forgotten = 0;
   /** Picks the slot to displace; a counter keeps the output deterministic. */
   #victim = 0;
-  /** The last key's fingerprint, from `#hash`. */
-  #hi = 0;
-  #lo = 0;
-  readonly #batchHi = new Uint32Array(FILTER_BATCH);
-  readonly #batchLo = new Uint32Array(FILTER_BATCH);
+  /** The fingerprint of the key `add` was given. */
+  readonly #print = new Uint32Array(2);
+  /** The fingerprints of a batch of `addAll`, each as its two halves side by side. */
+  readonly #batch = new Uint32Array(2 * FILTER_BATCH);
   /** Where the bucket reads of a batch go, so they are not optimized away. */
   #touched = 0;
 
@@ -73,8 +67,14 @@ export class DuplicateFilter {
 
   /** Adds the key; returns false when it was seen before. */
   add(key: string): boolean {
-    this.#hash(key);
-    return this.#add(this.#hi, this.#lo) !== SEEN;
+    const print = this.#print;
+    fingerprint(key, print, 0);
+    return this.#add(print[0] ?? 0, print[1] ?? 0) !== SEEN;
+  }
+
+  /** Adds a key by its fingerprint's halves (as `fingerprint` writes them), for a caller that has it already; false when it was seen before. */
+  addFingerprint(hi: number, lo: number): boolean {
+    return this.#add(hi >>> 0, lo >>> 0) !== SEEN;
   }
 
   /**
@@ -83,68 +83,25 @@ export class DuplicateFilter {
    * their buckets read back to back, so their cache misses overlap instead of coming one at a time.
    */
   addAll(keys: readonly string[], count: number, results: Uint8Array): void {
-    const his = this.#batchHi;
-    const los = this.#batchLo;
+    const prints = this.#batch;
     const table = this.#table;
     for (let start = 0; start < count; start += FILTER_BATCH) {
       const end = Math.min(count, start + FILTER_BATCH);
-      for (let i = start; i < end; i++) {
-        this.#hash(keys[i] ?? '');
-        his[i - start] = this.#hi;
-        los[i - start] = this.#lo;
-      }
+      for (let i = start; i < end; i++) fingerprint(keys[i] ?? '', prints, 2 * (i - start));
       let touched = this.#touched;
-      for (let i = 0; i < end - start; i++) touched ^= table[((his[i] ?? 0) & this.#mask) * WORDS_PER_BUCKET] ?? 0;
+      for (let i = 0; i < end - start; i++) touched ^= table[((prints[2 * i] ?? 0) & this.#mask) * WORDS_PER_BUCKET] ?? 0;
       this.#touched = touched;
       for (let i = start; i < end; i++) {
         const forgotten = this.#forgotten;
-        const result = this.#add(his[i - start] ?? 0, los[i - start] ?? 0);
+        const result = this.#add(prints[2 * (i - start)] ?? 0, prints[2 * (i - start) + 1] ?? 0);
         results[i] = result === NEW && forgotten === 0 && this.#forgotten > 0 ? NEW_TABLE_FULL : result;
       }
     }
   }
 
-  /**
-   * Two 32-bit hashes, murmur3 and a cheaper multiply-xor chain, each over all the key's 32-bit words
-   * (two UTF-16 units). Each hash runs two lanes, even and odd words, whose steps do not wait on each
-   * other, and joins them at the end: about 1.5× the speed of one lane. Every word reaches both hashes.
-   */
-  #hash(key: string): void {
-    let evenA = 0x811c9dc5;
-    let oddA = 0x2f1b3c4d;
-    let evenB = 0x9747b28c;
-    let oddB = 0x5a17e3c1;
-    const length = key.length;
-    const quads = length & ~3;
-    let i = 0;
-    for (; i < quads; i += 4) {
-      const even = mixWord(key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16));
-      const odd = mixWord(key.charCodeAt(i + 2) | (key.charCodeAt(i + 3) << 16));
-      evenA ^= even;
-      evenA = Math.imul((evenA << 13) | (evenA >>> 19), 5) + 0xe6546b64;
-      oddA ^= odd;
-      oddA = Math.imul((oddA << 13) | (oddA >>> 19), 5) + 0xe6546b64;
-      evenB += even ^ (evenB >>> 7);
-      evenB = Math.imul(evenB, 0x5bd1e995);
-      oddB += odd ^ (oddB >>> 7);
-      oddB = Math.imul(oddB, 0x5bd1e995);
-    }
-    for (; i < length; i++) {
-      const unit = mixWord(key.charCodeAt(i));
-      evenA ^= unit;
-      evenA = Math.imul((evenA << 13) | (evenA >>> 19), 5) + 0xe6546b64;
-      evenB += unit ^ (evenB >>> 7);
-      evenB = Math.imul(evenB, 0x5bd1e995);
-    }
-    let hi = fmix(evenA ^ Math.imul(fmix(oddA), 0x27d4eb2f) ^ length);
-    const lo = fmix(evenB ^ Math.imul(fmix(oddB), 0x165667b1) ^ length ^ 0x3c6ef372);
-    // 0/0 marks an empty slot, so nudge the one fingerprint that would look like it.
-    if (hi === EMPTY && lo === EMPTY) hi = 1;
-    this.#hi = hi;
-    this.#lo = lo;
-  }
-
   #add(hi: number, lo: number): number {
+    // 0/0 marks an empty slot, so the one fingerprint that would look like it is nudged.
+    if (hi === EMPTY && lo === EMPTY) hi = 1;
     const table = this.#table;
     const first = (hi & this.#mask) * WORDS_PER_BUCKET;
     const firstFree = this.#find(first, hi, lo);
@@ -202,8 +159,3 @@ export class DuplicateFilter {
   }
 }
 
-/** murmur3's per-word mix. */
-function mixWord(word: number): number {
-  const k = Math.imul(word, 0xcc9e2d51);
-  return Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-}

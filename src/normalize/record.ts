@@ -3,7 +3,7 @@
  * value is the exact text to write. A bad record never reaches the output: it is dropped with a
  * diagnostic, and a bad optional field is dropped while its URL stays (PROTOCOL.md rules cited).
  */
-import type { Diagnostic, DiagnosticLevel } from '../model/diagnostic.ts';
+import type { Diagnostic, DiagnosticLevel, RuleId } from '../model/diagnostic.ts';
 import type {
   AlternateRecord,
   NormalizedImage,
@@ -60,7 +60,7 @@ export interface NormalizedEntry {
 }
 
 /** `field`: the record field the finding is about, as a path (`lastmod`, `images[2].loc`). */
-type Report = (rule: string, level: DiagnosticLevel, message: string, field?: string) => void;
+type Report = (rule: RuleId, level: DiagnosticLevel, message: string, field?: string) => void;
 
 const RECORD_KEYS = new Set(['loc', 'lastmod', 'changefreq', 'priority', 'images', 'videos', 'news', 'alternates']);
 
@@ -180,7 +180,7 @@ export class RecordNormalizer {
     return { value: result.value, epoch: result.epoch };
   }
 
-  #text(value: unknown, field: string, rule: string, maxLength?: number): string | undefined {
+  #text(value: unknown, field: string, rule: RuleId, maxLength?: number): string | undefined {
     if (typeof value !== 'string' || value.trim() === '') {
       this.#report(rule, 'error', `${field} ${value === undefined ? 'is missing' : `must be a non-empty string, got ${quote(value)}`}`, field);
       return undefined;

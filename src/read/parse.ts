@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import { type FindingCounts, FindingTally } from '../model/findings.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { type EntryPlace, SitemapAssembler } from './xml/assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
@@ -74,8 +75,8 @@ const Returning = class {
 
 /**
  * An entry's place, kept on the entry in private fields with the parse that made it: invisible to
- * its users (keys, JSON, deep equality), and gone with it. A WeakMap of entries to places cost
- * validate 7%, its ephemerons slowing every collection on top.
+ * its users (keys, JSON, deep equality), and gone with it. Not a WeakMap of entries to places: its
+ * ephemerons slow every collection.
  */
 class Placed extends Returning {
   #place: EntryPlace;
@@ -103,7 +104,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   /** The first `maxDiagnostics` findings. */
   readonly diagnostics: Diagnostic[] = [];
   /** Findings per `rule:level`, over all of them. */
-  readonly counts: Record<string, number> = {};
+  readonly counts: FindingCounts = {};
   /** Decompressed bytes read. */
   bytes = 0;
   /** The body was gzip (R4). */
@@ -112,6 +113,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly #source: ByteSource;
   readonly #options: ParseOptions;
   readonly #base: URL | undefined;
+  readonly #tally = new FindingTally(this.counts);
   #started = false;
 
   constructor(source: ByteSource, options: ParseOptions = {}) {
@@ -140,14 +142,11 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
 
   /** Errors (level `error`) so far. */
   get errors(): number {
-    let n = 0;
-    for (const [key, count] of Object.entries(this.counts)) if (key.endsWith(':error')) n += count;
-    return n;
+    return this.#tally.errors;
   }
 
   readonly report = (diagnostic: Diagnostic): void => {
-    const key = `${diagnostic.rule}:${diagnostic.level}`;
-    this.counts[key] = (this.counts[key] ?? 0) + 1;
+    this.#tally.add(diagnostic);
     if (this.diagnostics.length < (this.#options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS)) this.diagnostics.push(diagnostic);
     this.#options.onDiagnostic?.(diagnostic);
   };

@@ -6,7 +6,9 @@
  */
 import { isSitemapError, type SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import type { FindingCounts } from '../model/findings.ts';
 import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, VideoRecord } from '../model/record.ts';
+import { fingerprint, FingerprintTable } from '../normalize/fingerprint.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
 import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
@@ -31,7 +33,7 @@ export interface ValidationResult {
   /** The first `maxDiagnostics` findings, in file order (by line and column; findings about the whole file first). */
   diagnostics: Diagnostic[];
   /** Findings per `rule:level`, over all of them. */
-  counts: Record<string, number>;
+  counts: FindingCounts;
   /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
   error?: SitemapError;
 }
@@ -39,7 +41,7 @@ export interface ValidationResult {
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
 const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
 const NON_ASCII = /[^\0-\x7f]/;
-/** A character that is not plainly fine in a URI: ASCII a URI may not carry raw, `%` (its escape is then checked), or non-ASCII. One class is 3× faster than the two tests above, which most URLs never need. */
+/** A character that is not plainly fine in a URI: ASCII a URI may not carry raw, `%` (its escape is then checked), or non-ASCII. One test in place of the two above, which most URLs never need. */
 const NOT_PLAIN_IN_URI = /[^!#$&-;=?-[\]_a-z~]/;
 
 export async function validateSitemap(source: ByteSource, options: ValidateOptions = {}): Promise<ValidationResult> {
@@ -81,7 +83,7 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
   entry = undefined;
   checks.end(parsed.kind, parsed.entries);
   const counts = parsed.counts;
-  const valid = !Object.keys(counts).some((key) => key.endsWith(':error'));
+  const valid = parsed.errors === 0;
   return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
 }
 
@@ -113,7 +115,7 @@ export class SitemapChecks {
   readonly #report: (diagnostic: Diagnostic) => void;
   readonly #normalizer: RecordNormalizer;
   /**
-   * Each URL's fingerprint, to tell a repeat (R25) — a set of the strings cost 6× as much — with
+   * Each URL's fingerprint, to tell a repeat (R25) at less cost than a set of the strings, with
    * the URLs themselves, so that a repeat is one only when the strings are equal.
    */
   readonly #seen = new FingerprintTable(1024);
@@ -305,119 +307,6 @@ function sitemapUri(text: string): string | undefined {
 
 /** A link's target that is no URL of the file. */
 const NOT_LISTED = 0xffffffff;
-
-/**
- * A 64-bit fingerprint of `text`, written to `out` at `at` and `at + 1`: two MurmurHash3 lanes
- * (other seeds, rotations and multipliers in the second) over the text two characters a word, each
- * finished with its mixer, then crossed. Rotating every step matters: a multiply alone moves a
- * difference only upwards, and a cheaper hash of that kind gave colliding pairs of ordinary URLs
- * (10 in 46,656 of `…/e?n?o?`); this one gives none there, nor among millions of numeric, hex or
- * random-ID URLs. Not made to resist crafted collisions: where it decides alone (R38), a file built
- * to collide could hide or make up a warning, no more. Node's `crypto.hash('md5' or 'sha1')` would
- * resist them, but cost 1.2–1.4 µs a call against 0.15 µs here (1M URLs, measured 2026-11), and
- * validate makes about 2.7 calls an entry.
- */
-function fingerprint(text: string, out: Uint32Array, at: number): void {
-  const length = text.length;
-  let h1 = 0x9747b28c;
-  let h2 = 0x3c6ef372 ^ length;
-  for (let i = 0; i < length; i += 2) {
-    // An odd last character is a word of its own; the length, mixed in, tells it from one with a NUL after it.
-    let k = i + 1 < length ? text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16) : text.charCodeAt(i);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h1 ^= k;
-    h1 = (h1 << 13) | (h1 >>> 19);
-    h1 = (Math.imul(h1, 5) + 0xe6546b64) | 0;
-    h2 ^= k;
-    h2 = (h2 << 17) | (h2 >>> 15);
-    h2 = (Math.imul(h2, 9) + 0x2a8b1f7d) | 0;
-  }
-  h1 ^= length;
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b);
-  h1 = Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35);
-  h1 ^= h1 >>> 16;
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 0x7feb352d);
-  h2 = Math.imul(h2 ^ (h2 >>> 15), 0x846ca68b);
-  h2 ^= h2 >>> 16;
-  out[at] = (h1 + h2) | 0;
-  out[at + 1] = (h2 + 2 * h1) | 0;
-}
-
-/**
- * 64-bit fingerprints (two halves) to numbers ≥ 0 (open addressing, linear probing), sized for
- * `count` of them and doubled when half full. A slot's number and fingerprint lie side by side, so a
- * probe of a table larger than the cache misses once, not twice.
- */
-export class FingerprintTable {
-  /** Per slot: its number (-1: empty), then the fingerprint's halves (as signed 32-bit). */
-  #slots: Int32Array;
-  #mask: number;
-  #room: number;
-
-  constructor(count: number) {
-    const size = 2 ** Math.ceil(Math.log2(Math.max(2, 2 * count)));
-    this.#slots = new Int32Array(3 * size).fill(-1);
-    this.#mask = size - 1;
-    this.#room = size >>> 1;
-  }
-
-  /** The fingerprint's number, or -1. */
-  get(hi: number, lo: number): number {
-    const slots = this.#slots;
-    const h = hi | 0;
-    const l = lo | 0;
-    for (let slot = hi & this.#mask; ; slot = (slot + 1) & this.#mask) {
-      const value = slots[3 * slot] ?? -1;
-      if (value === -1 || (slots[3 * slot + 1] === h && slots[3 * slot + 2] === l)) return value;
-    }
-  }
-
-  /**
-   * The number of the fingerprint (one that is also `same`, if given: a fingerprint shared by
-   * things that are not the same is kept once for each), `value` if it is new.
-   */
-  add(hi: number, lo: number, value: number, same?: (existing: number) => boolean): number {
-    const slots = this.#slots;
-    const h = hi | 0;
-    const l = lo | 0;
-    let slot = hi & this.#mask;
-    for (; slots[3 * slot] !== -1; slot = (slot + 1) & this.#mask) {
-      if (slots[3 * slot + 1] === h && slots[3 * slot + 2] === l && (same === undefined || same(slots[3 * slot] ?? 0))) return slots[3 * slot] ?? 0;
-    }
-    if (this.#room === 0) {
-      this.#grow();
-      return this.add(hi, lo, value, same);
-    }
-    this.#room--;
-    slots[3 * slot] = value;
-    slots[3 * slot + 1] = h;
-    slots[3 * slot + 2] = l;
-    return value;
-  }
-
-  #grow(): void {
-    const old = this.#slots;
-    const size = old.length / 3;
-    const slots = new Int32Array(6 * size).fill(-1);
-    const mask = 2 * size - 1;
-    // Every slot moves, those sharing a fingerprint too: each to the first free slot from its place.
-    for (let from = 0; from < size; from++) {
-      const value = old[3 * from] ?? -1;
-      if (value === -1) continue;
-      const h = old[3 * from + 1] ?? 0;
-      let slot = h & mask;
-      while (slots[3 * slot] !== -1) slot = (slot + 1) & mask;
-      slots[3 * slot] = value;
-      slots[3 * slot + 1] = h;
-      slots[3 * slot + 2] = old[3 * from + 2] ?? 0;
-    }
-    this.#slots = slots;
-    this.#mask = mask;
-    this.#room = size - (size >>> 1);
-  }
-}
 
 /**
  * The first `max` findings by position (line, then column; file-wide ones, without a position,

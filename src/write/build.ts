@@ -5,6 +5,7 @@
  */
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
+import { FindingTally } from '../model/findings.ts';
 import type { BuildOptions, BuildSummary, SitemapSink, SourceItem } from '../model/pipeline.ts';
 import type { NormalizedEntry } from '../normalize/record.ts';
 import { NormalizeStage } from '../normalize/stage.ts';
@@ -36,11 +37,11 @@ export async function buildSitemaps(
   if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
+  const tally = new FindingTally(summary.counts);
   let failed = false;
   const report = (diagnostic: Diagnostic): void => {
     if (options.source !== undefined) diagnostic.file = options.source;
-    const key = `${diagnostic.rule}:${diagnostic.level}`;
-    summary.counts[key] = (summary.counts[key] ?? 0) + 1;
+    tally.add(diagnostic);
     if (summary.diagnostics.length < maxDiagnostics) summary.diagnostics.push(diagnostic);
     if (diagnostic.level === 'error' && strict) failed = true;
     options.onDiagnostic?.(diagnostic);
@@ -87,7 +88,7 @@ export async function buildSitemaps(
     progress();
 
     if (failed) {
-      const errors = Object.entries(summary.counts).filter(([key]) => key.endsWith(':error')).reduce((n, [, count]) => n + count, 0);
+      const errors = tally.errors;
       throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary });
     }
     if (summary.urls === 0) {

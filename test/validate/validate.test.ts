@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapError, validateSitemap } from '../../src/index.ts';
-import { FingerprintTable } from '../../src/validate/validate.ts';
 import { byteByByte, parseEveryWay, randomSplits, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -209,31 +208,5 @@ describe('validateSitemap', () => {
     const result = await validateSitemap(readFixture('structure-faults.xml'));
     assert.equal(result.valid, false);
     assert.deepEqual([...new Set(result.diagnostics.map((d) => d.rule))].sort(), ['R23', 'R33', 'R6', 'R7']);
-  });
-});
-
-describe('FingerprintTable (R25, R38)', () => {
-  it('things sharing a fingerprint are kept apart when they are not the same, through every growth; the same thing is found again', () => {
-    const table = new FingerprintTable(2);
-    const names: string[] = [];
-    // Every name gets one of three fingerprints (the sign bit set in two), as if they all collided.
-    const fingerprints = [
-      [0x8000_0001, 0xffff_fffe],
-      [0x8000_0001, 0x0000_0001],
-      [0x0000_0005, 0x8000_0000],
-    ] as const;
-    const add = (name: string): number => {
-      const [hi, lo] = fingerprints[name.length % 3] as readonly [number, number];
-      const n = names.push(name) - 1;
-      return table.add(hi, lo, n, (existing) => names[existing] === name);
-    };
-    const words = Array.from({ length: 300 }, (_, i) => `w${'x'.repeat(i % 7)}${i}`);
-    for (const [i, word] of words.entries()) assert.equal(add(word), i, word);
-    // Added again, each is its first listing, found whichever fingerprint it shares and however full the table grew.
-    for (const [i, word] of words.entries()) assert.equal(add(word), i, word);
-    // Without a test of sameness, a fingerprint stands for its first holder.
-    assert.equal(table.add(0x8000_0001, 0xffff_fffe, 9999), words.findIndex((word) => word.length % 3 === 0));
-    assert.equal(table.get(0x0000_0005, 0x8000_0000), words.findIndex((word) => word.length % 3 === 2));
-    assert.equal(table.get(0x1234, 0x5678), -1);
   });
 });

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
+import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
 import type { BuildSummary } from '../../model/pipeline.ts';
@@ -96,7 +97,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
 }
 
 function jsonReport(summary: BuildSummary, published: boolean): Record<string, unknown> {
-  const total = Object.values(summary.counts).reduce((n, c) => n + c, 0);
+  const total = new FindingTally(summary.counts).total;
   const diagnostics: Diagnostic[] = summary.diagnostics;
   return {
     published,

@@ -2,6 +2,7 @@
 import { DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
 import { LISTS_SITEMAPS } from '../../read/types.ts';
 import { validateSitemap } from '../../validate/validate.ts';
+import { FindingTally } from '../../model/findings.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { EXIT_FINDINGS, EXIT_OK } from '../io.ts';
 import { formatBytes, formatFindings } from '../report.ts';
@@ -44,9 +45,10 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
     // Loaded here, when asked for: only --xsd needs the schema validator (xmllint compiled to WebAssembly).
     const { schemaDiagnostics } = await import('../../validate/xsd.ts');
     const schema = await schemaDiagnostics(await parseSitemap(held.bytes, options).text(), result.kind);
+    const tally = new FindingTally(result.counts);
     for (const diagnostic of schema) {
       result.diagnostics.push(diagnostic);
-      result.counts['XSD:error'] = (result.counts['XSD:error'] ?? 0) + 1;
+      tally.add(diagnostic);
     }
     if (schema.length > 0) result.valid = false;
   }

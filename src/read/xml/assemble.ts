@@ -4,7 +4,7 @@
  * URI and local name, never by prefix. Structural faults are reported as they are met (R5, R6, R7,
  * R19, R23, R33); value rules are the validator's (validate.ts).
  */
-import type { Diagnostic, DiagnosticLevel } from '../../model/diagnostic.ts';
+import type { Diagnostic, DiagnosticLevel, RuleId } from '../../model/diagnostic.ts';
 import { NS } from '../../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts';
 import { hasScheme } from '../../rules/url.ts';
@@ -149,7 +149,7 @@ export class SitemapAssembler implements XmlEvents {
     return this.#capture;
   }
 
-  #report(rule: string, level: DiagnosticLevel, message: string, url?: string, at?: XmlPosition, field?: string): void {
+  #report(rule: RuleId, level: DiagnosticLevel, message: string, url?: string, at?: XmlPosition, field?: string): void {
     // Once reading has stopped nothing more is reported, as nothing more is emitted: how much of the chunk at hand was read must not show.
     if (this.stopped) return;
     const { line, column } = at ?? this.#options.position();
