@@ -10,7 +10,10 @@ import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts
 import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
-import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
+import type { XmlEvents } from './events.ts';
+import type { XmlAttribute, XmlName } from './names.ts';
+import type { XmlPosition } from './positions.ts';
+import { type EntryContent, EntryPart } from './templates.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from '../types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
