@@ -12,6 +12,7 @@
  */
 import { Char, DISALLOWED_CHARS, disallowedCharMessage, indexOrLength, isNameChar, isNameStart, isSpace, matchesAt, MAX_DISALLOWED_CHAR_REPORTS, mayHoldDisallowedChar, normalizeNewlines } from './chars.ts';
 import { bareAmpersand, clipAround, decodeEntities, decodeEntitiesLeniently, attributeValueOnSight } from './entities.ts';
+import { AwaitedInput, MAX_AWAITED_ENTRY_CHARS, MIN_AWAITED_TOKEN_CHARS } from './awaiting.ts';
 import { MAX_DEPTH, MAX_TOKEN_CHARS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
 import { KNOWN_NAMESPACES, lookup, type OpenElement, resolveName, ROOT_SCOPE, type Scope, unboundPrefixMessage, assumedNamespace, type XmlAttribute, type XmlName, XML_NS, XMLNS_NS } from './names.ts';
 import { LineCounter, positionIn, type XmlPosition } from './positions.ts';
@@ -28,10 +29,6 @@ const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ 
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
 /** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
 const MAX_ENTRY_GROUP_DEPTH = 2;
-/** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
-const MAX_AWAITED_ENTRY_CHARS = 64 * 1024;
-/** Any other token still open at a chunk's end waits for what can end it once it is this long: shorter ones cost little to join again. */
-const MIN_AWAITED_TOKEN_CHARS = 4 * 1024;
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
 /**
@@ -41,8 +38,6 @@ const MAX_ENTRY_SKIPS = 256;
 const INTERNED_SLOTS = 256;
 const INTERNED_PER_SLOT = 24;
 const internSlot = (first: number, second: number): number => (first * 31 + second) & (INTERNED_SLOTS - 1);
-
-const lastChars = (text: string, n: number): string => (n === 0 ? '' : text.slice(-n));
 
 /** What reading a token returns instead of its end: it runs on past the buffer, or is saxes' to read. */
 const INCOMPLETE = -1;
@@ -56,7 +51,7 @@ const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly Xml
 /**
  * What the tokenizer is doing with what is written: reading it on the fast path; keeping it aside
  * until an entry cut by a chunk's end (`#entryAwaitedAt`) or a long token still open (ended by
- * `#awaitedEndTag`) can be read whole; handing it to saxes; or nothing, reading having stopped for
+ * `#awaited`) can be read whole; handing it to saxes; or nothing, reading having stopped for
  * good. Numbers, so a test of the mode is one compare.
  */
 const Mode = { Fast: 0, AwaitingEntry: 1, AwaitingToken: 2, Saxes: 3, Stopped: 4 } as const;
@@ -104,19 +99,8 @@ export class XmlTokenizer {
   #entrySearchedTo = 0;
   /** Where the entry no longer awaited starts (a finding came after it was cut): it goes tag by tag. */
   #entryGivenUpAt = -1;
-  /**
-   * For the awaited entry or token: what ends it, the last characters it has (that end may be cut),
-   * its length so far and how long it may get, and input kept aside.
-   */
-  #awaitedEndTag = '';
-  /** Where in the chunk just looked at (#keepsForAwaited) the awaited entry's end tag ends, or -1. */
-  #awaitedEndsAt = -1;
-  #awaitedTail = '';
-  #awaitedLength = 0;
-  #awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
-  /** In an awaited tag: the quote of the value it is in (0: none). */
-  #awaitedQuote = 0;
-  readonly #keptChunks: string[] = [];
+  /** What the awaited entry or token waits for, and the input kept aside meanwhile. */
+  readonly #awaited = new AwaitedInput();
   /** `end()` has been called: nothing more will come to wait for. Not a mode: the end may come in any. */
   #ending = false;
   #atDocumentStart = true;
@@ -182,10 +166,10 @@ export class XmlTokenizer {
   #write(chunk: string): void {
     this.#written += chunk.length;
     if (this.#mode === Mode.AwaitingEntry || this.#mode === Mode.AwaitingToken) {
-      if (this.#keepsForAwaited(chunk)) return;
+      if (this.#awaited.keeps(chunk, this.#mode === Mode.AwaitingEntry)) return;
       // The awaited entry ends in this chunk: read up to its end first, then the rest on its own.
       // Joined whole to the entry's start, the chunk would be copied; this way only the entry's end is.
-      const end = this.#awaitedEndsAt;
+      const end = this.#awaited.endsAt;
       if (end > 0 && end < chunk.length) {
         this.#read(chunk.slice(0, end));
         if (this.#now() === Mode.Stopped) return;
@@ -219,17 +203,18 @@ export class XmlTokenizer {
     if (this.#mode === Mode.AwaitingToken) this.#mode = Mode.Fast;
     this.#lines.countTo(this.#buffer, this.#bufferOffset, this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
-    if (this.#pos === this.#buffer.length && this.#keptChunks.length === 0) {
+    const kept = this.#awaited.kept;
+    if (this.#pos === this.#buffer.length && kept.length === 0) {
       // Read in place, not sliced: every character read from a slice takes a detour.
       this.#buffer = chunk;
       this.#bufferOffset -= from;
       this.#pos = from;
     } else {
       // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
-      this.#buffer = [this.#buffer.slice(this.#pos), ...this.#keptChunks, from === 0 ? chunk : chunk.slice(from)].join('');
+      this.#buffer = [this.#buffer.slice(this.#pos), ...kept, from === 0 ? chunk : chunk.slice(from)].join('');
       this.#pos = 0;
     }
-    this.#keptChunks.length = 0;
+    kept.length = 0;
     this.#lines.newBuffer();
     this.#nextAmpersand = -1;
     this.#nextReturn = -1;
@@ -237,29 +222,10 @@ export class XmlTokenizer {
     this.#run();
     if (this.#mode < Mode.Saxes && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
       this.#fallback(this.#buffer.slice(this.#pos));
-    } else if (this.#mode === Mode.Fast && this.#buffer.length - this.#pos > MIN_AWAITED_TOKEN_CHARS) {
-      this.#awaitToken();
+    } else if (this.#mode === Mode.Fast && this.#buffer.length - this.#pos > MIN_AWAITED_TOKEN_CHARS && this.#awaited.token(this.#buffer, this.#pos)) {
+      // A long token still open (a comment, a tag with a long value…) waits as an awaited entry does.
+      this.#mode = Mode.AwaitingToken;
     }
-  }
-
-  /**
-   * A long token still open at the buffer's end (a comment, a tag with a long value…) waits as an
-   * awaited entry does: input cut small would otherwise copy the token again on every write.
-   */
-  #awaitToken(): void {
-    const buffer = this.#buffer;
-    const pos = this.#pos;
-    // Only this can end it: in a tag, a `>` outside the quotes of its values.
-    this.#awaitedEndTag = buffer.startsWith('<!--', pos) ? '-->' : buffer.startsWith('<![CDATA[', pos) ? ']]>' : buffer.startsWith('<?', pos) ? '?>' : '>';
-    if (this.#awaitedEndTag === '>') {
-      this.#awaitedQuote = 0;
-      // A tag that stopped short of its end has none yet; if one is there after all, waiting would not help.
-      if (this.#unquotedGreater(buffer, pos)) return;
-    }
-    this.#awaitedTail = lastChars(buffer, this.#awaitedEndTag.length - 1);
-    this.#awaitedLength = buffer.length - pos;
-    this.#awaitedLimit = MAX_TOKEN_CHARS;
-    this.#mode = Mode.AwaitingToken;
   }
 
   /** Ends the document: anything unfinished is an error that saxes names. */
@@ -268,8 +234,8 @@ export class XmlTokenizer {
     this.#ending = true;
     // An entry awaited whole will not be: what there is of it goes tag by tag, as it would have without the wait.
     if (this.#mode === Mode.AwaitingEntry || this.#mode === Mode.AwaitingToken) {
-      this.#buffer = [this.#buffer, ...this.#keptChunks].join('');
-      this.#keptChunks.length = 0;
+      this.#buffer = [this.#buffer, ...this.#awaited.kept].join('');
+      this.#awaited.kept.length = 0;
       if (this.#mode === Mode.AwaitingToken) this.#mode = Mode.Fast;
       // What was found next in the shorter buffer (its length when nothing) no longer holds.
       this.#lines.newBuffer();
@@ -310,7 +276,7 @@ export class XmlTokenizer {
 
   /** Line and column at the end of all that was written, the line count not moved on (see LineCounter.ahead). */
   #positionAhead(): XmlPosition {
-    return this.#lines.ahead(this.#buffer, this.#bufferOffset, this.#keptChunks, this.#written);
+    return this.#lines.ahead(this.#buffer, this.#bufferOffset, this.#awaited.kept, this.#written);
   }
 
   #positionAt(offset: number): XmlPosition {
@@ -682,60 +648,8 @@ export class XmlTokenizer {
     this.#entryAwaitedAt = at;
     this.#mode = Mode.AwaitingEntry;
     this.#entrySearchedTo = this.#bufferOffset + buffer.length;
-    this.#awaitedEndTag = endTag;
-    this.#awaitedTail = buffer.slice(buffer.length - endTag.length + 1);
-    this.#awaitedLength = buffer.length - lt;
-    this.#awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
+    this.#awaited.entry(buffer, lt, endTag);
     return true;
-  }
-
-  /**
-   * Keeps `chunk` aside, unjoined, when it cannot end the awaited entry or token (not what ends it,
-   * even across the seam) and that stays short enough to wait for: input cut small would otherwise
-   * copy the text again on every write.
-   */
-  #keepsForAwaited(chunk: string): boolean {
-    const endTag = this.#awaitedEndTag;
-    this.#awaitedEndsAt = -1;
-    if (this.#mode === Mode.AwaitingToken && endTag === '>') {
-      if (this.#awaitedLength + chunk.length > this.#awaitedLimit || this.#unquotedGreater(chunk, 0)) return false;
-      this.#keptChunks.push(chunk);
-      this.#awaitedLength += chunk.length;
-      return true;
-    }
-    // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
-    const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
-    const inSeam = seam.indexOf(endTag);
-    const inChunk = inSeam === -1 ? chunk.indexOf(endTag) : -1;
-    if (inSeam !== -1 || inChunk !== -1) {
-      if (this.#mode === Mode.AwaitingEntry) this.#awaitedEndsAt = inSeam !== -1 ? inSeam + endTag.length - this.#awaitedTail.length : inChunk + endTag.length;
-      return false;
-    }
-    if (this.#awaitedLength + chunk.length > this.#awaitedLimit) return false;
-    this.#keptChunks.push(chunk);
-    this.#awaitedLength += chunk.length;
-    this.#awaitedTail = lastChars(chunk.length >= endTag.length - 1 ? chunk : seam, endTag.length - 1);
-    return true;
-  }
-
-  /**
-   * Whether `text` from `from` holds a `>` outside quotes, reading on from the quote the awaited tag
-   * was in (#awaitedQuote, updated): one pass over each piece, however many `>` its values hold.
-   */
-  #unquotedGreater(text: string, from: number): boolean {
-    let quote = this.#awaitedQuote;
-    for (let i = from; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (quote !== 0) {
-        if (c === quote) quote = 0;
-      } else if (c === Char.Quote || c === Char.Apostrophe) {
-        quote = c;
-      } else if (c === Char.Greater) {
-        return true;
-      }
-    }
-    this.#awaitedQuote = quote;
-    return false;
   }
 
   /**
