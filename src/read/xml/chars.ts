@@ -28,10 +28,14 @@ export const Char = {
   Underscore: 95,
   LowerA: 97,
   LowerF: 102,
+  LowerH: 104,
   LowerM: 109,
   LowerP: 112,
+  LowerS: 115,
+  LowerT: 116,
   LowerX: 120,
   LowerZ: 122,
+  Delete: 127,
 } as const;
 
 /** XML's whitespace (§2.3): space, tab, LF, CR. */
