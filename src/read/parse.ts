@@ -14,10 +14,11 @@ import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { type EntryPlace, SitemapAssembler } from './xml/assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
 import { type GzipEnd, gunzipMembers } from './gzip.ts';
-import { fieldHolder, fieldOffset, positionIn } from './xml/locate.ts';
+import { fieldHolder, fieldOffset } from './xml/locate.ts';
+import { positionIn, type XmlPosition } from './xml/positions.ts';
 import { sitemapPlaces, wholeLines } from '../robots/lines.ts';
 import { sitemapsInRobotsTxt } from '../robots/read.ts';
-import { XmlTokenizer, type XmlPosition } from './xml/tokenizer.ts';
+import { XmlTokenizer } from './xml/tokenizer.ts';
 import type { ParsedEntry, ParseOptions, SitemapKind } from './types.ts';
 
 /** The body, as bytes. Each chunk handed over is the reader's, as with a Node stream's: a source must not fill its memory again afterwards. */

@@ -4,7 +4,8 @@
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { SitemapAssembler } from '../../src/read/xml/assemble.ts';
-import { MAX_DEPTH, type XmlAttribute } from '../../src/read/xml/tokenizer.ts';
+import { MAX_DEPTH } from '../../src/read/xml/events.ts';
+import type { XmlAttribute } from '../../src/read/xml/names.ts';
 import type { Diagnostic } from '../../src/model/diagnostic.ts';
 import type { ParsedEntry, SitemapKind } from '../../src/read/types.ts';
 

@@ -10,7 +10,11 @@ import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts
 import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
-import { type EntryContent, EntryPart, type XmlAttribute, type XmlEvents, type XmlName, type XmlPosition } from './tokenizer.ts';
+import { Char } from './chars.ts';
+import type { XmlEvents } from './events.ts';
+import type { XmlAttribute, XmlName } from './names.ts';
+import type { XmlPosition } from './positions.ts';
+import { type EntryContent, EntryPart } from './templates.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from '../types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
@@ -1019,7 +1023,7 @@ function startedEntry<Entry extends { loc: string }>(): Entry {
 /** A `<loc>` with no finding: absolute http(s), nothing trimmed (a trimmed or relative one is reported, R8). */
 const isPlainLoc = (value: string, raw: string): boolean => value.length === raw.length && (value.startsWith('https://') || value.startsWith('http://'));
 
-const isVisibleAscii = (c: number): boolean => c > 32 && c < 127;
+const isVisibleAscii = (c: number): boolean => c > Char.Space && c < Char.Delete;
 
 /**
  * Whether the text written in `source` from `start` to `end` has nothing to trim, told from its ends
@@ -1029,7 +1033,7 @@ function endsPlainAsWritten(source: string, start: number, end: number): boolean
   if (end <= start) return false;
   const first = source.charCodeAt(start);
   const last = source.charCodeAt(end - 1);
-  return isVisibleAscii(first) && first !== 38 /* & */ && isVisibleAscii(last) && last !== 59; /* ; */
+  return isVisibleAscii(first) && first !== Char.Ampersand && isVisibleAscii(last) && last !== Char.Semicolon;
 }
 
 /**
@@ -1039,17 +1043,17 @@ function endsPlainAsWritten(source: string, start: number, end: number): boolean
  */
 function isPlainLocAsWritten(source: string, start: number, end: number): boolean {
   const last = source.charCodeAt(end - 1);
-  if (end - start < 7 || !isVisibleAscii(last) || last === 59 /* ; */) return false;
-  if (source.charCodeAt(start) !== 104 || source.charCodeAt(start + 1) !== 116 || source.charCodeAt(start + 2) !== 116 || source.charCodeAt(start + 3) !== 112) return false;
-  const s = source.charCodeAt(start + 4) === 115 ? start + 1 : start;
-  return source.charCodeAt(s + 4) === 58 && source.charCodeAt(s + 5) === 47 && source.charCodeAt(s + 6) === 47;
+  if (end - start < 7 || !isVisibleAscii(last) || last === Char.Semicolon) return false;
+  if (source.charCodeAt(start) !== Char.LowerH || source.charCodeAt(start + 1) !== Char.LowerT || source.charCodeAt(start + 2) !== Char.LowerT || source.charCodeAt(start + 3) !== Char.LowerP) return false;
+  const s = source.charCodeAt(start + 4) === Char.LowerS ? start + 1 : start;
+  return source.charCodeAt(s + 4) === Char.Colon && source.charCodeAt(s + 5) === Char.Slash && source.charCodeAt(s + 6) === Char.Slash;
 }
 
 /** `text.trim()`, skipped when the ends are visible ASCII (trim would flatten a decoded value for nothing). */
 function trimmed(text: string): string {
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
-  return first > 32 && first < 127 && last > 32 && last < 127 ? text : text.trim();
+  return isVisibleAscii(first) && isVisibleAscii(last) ? text : text.trim();
 }
 
 const splitList = (value: string): string[] => (value === '' ? [] : value.split(/\s+/));

@@ -5,7 +5,6 @@
  * missing, or an attribute) goes to the nearest element holding it. Pure: text in, offset out.
  */
 import type { SitemapKind } from '../types.ts';
-import type { XmlPosition } from './tokenizer.ts';
 
 /** A tag, or markup that holds none (comment, CDATA, processing instruction, declaration): groups are the end tag's slash, the name, and the empty tag's slash. */
 const MARKUP = /<(?:!--[\s\S]*?-->|!\[CDATA\[[\s\S]*?\]\]>|\?[\s\S]*?\?>|!(?:[^>"']|"[^"]*"|'[^']*')*>|(\/?)([^\s/>]+)(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>)/g;
@@ -24,20 +23,6 @@ export function fieldOffset(source: string, field: string, kind: SitemapKind): n
     if (at !== undefined) return at;
   }
   return undefined;
-}
-
-/** Line and column of `offset` in `source`, which starts at `start`: CR LF, CR and LF each end a line. */
-export function positionIn(source: string, offset: number, start: XmlPosition): XmlPosition {
-  let line = start.line;
-  let lineStart = -1;
-  for (let i = 0; i < offset; i++) {
-    const c = source.charCodeAt(i);
-    if (c === 0x0a || (c === 0x0d && source.charCodeAt(i + 1) !== 0x0a)) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return lineStart === -1 ? { line, column: start.column + offset } : { line, column: offset - lineStart + 1 };
 }
 
 /** The first element of each field path in the entry, by offset. */

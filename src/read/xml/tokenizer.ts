@@ -10,274 +10,25 @@
  * still open, and saxes reports the error (or accepts what the fast path merely did not cover).
  * So the events are those of a conforming parser on every input; the differential test proves it.
  */
-import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
-import { NS } from '../../model/namespaces.ts';
-import { positionIn } from './locate.ts';
+import { Char, DISALLOWED_CHARS, disallowedCharMessage, indexOrLength, isNameChar, isNameStart, isSpace, matchesAt, MAX_DISALLOWED_CHAR_REPORTS, mayHoldDisallowedChar, normalizeNewlines } from './chars.ts';
+import { bareAmpersand, clipAround, decodeEntities, decodeEntitiesLeniently, attributeValueOnSight } from './entities.ts';
+import { AwaitedInput, MAX_AWAITED_ENTRY_CHARS, MIN_AWAITED_TOKEN_CHARS } from './awaiting.ts';
+import { MAX_DEPTH, MAX_TOKEN_CHARS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
+import { KNOWN_NAMESPACES, lookup, type OpenElement, resolveName, ROOT_SCOPE, type Scope, unboundPrefixMessage, assumedNamespace, type XmlAttribute, type XmlName, XML_NS, XMLNS_NS } from './names.ts';
+import { LineCounter, positionIn, type XmlPosition } from './positions.ts';
+import { SaxesBridge, XML_1_1_DECL } from './saxes-bridge.ts';
+import { EntryContent, EntryPart, type EntryTemplate, fillTemplate, learnTemplate, TEMPLATE_MIN_HITS_PER_SCAN, TEMPLATE_WARMUP, type TemplateSet } from './templates.ts';
 
-export interface XmlAttribute {
-  /** Namespace URI, '' for an unprefixed attribute. */
-  ns: string;
-  local: string;
-  value: string;
-}
-
-export interface XmlName {
-  /** Namespace URI, '' for none. */
-  readonly ns: string;
-  readonly local: string;
-}
-
-/**
- * What `EntryContent.kinds[i]` says of `names[i]`: a leaf of the entry, the start or end of a group,
- * a leaf of that group, or an empty element with attributes (`<xhtml:link … />`): its start, each
- * attribute (the name resolved, the value as text), its end.
- */
-/**
- * The parts of an entry: leaves and groups of them; `<name a="…"/>` as EmptyStart, its Attributes
- * and EmptyEnd; a leaf with attributes in a group (`<video:price currency="…">text</…>`) as
- * AttributedStart, its Attributes and AttributedText.
- */
-export const EntryPart = { Leaf: 0, GroupStart: 1, GroupLeaf: 2, GroupEnd: 3, EmptyStart: 4, Attribute: 5, EmptyEnd: 6, AttributedStart: 7, AttributedText: 8 } as const;
-export type EntryPart = (typeof EntryPart)[keyof typeof EntryPart];
-
-/** The content of one entry, in document order; reused from entry to entry, so read it during the call. */
-export class EntryContent {
-  count = 0;
-  readonly kinds: EntryPart[] = [];
-  readonly names: XmlName[] = [];
-  /** The decoded text of a leaf or an attribute; '' for the start and end of a group or an empty element. */
-  readonly texts: string[] = [];
-  /**
-   * Where each part's text is in the texts handed over with the content (`XmlEvents.entry`): its
-   * own index in `texts`, or, for an entry matched by a template, its capture in the match, where
-   * the decoded texts are put too. The match is new for each entry: storing a new string into an
-   * array that has lived a while costs V8 a slow write barrier, one per text.
-   */
-  readonly textAt: number[] = [];
-  /**
-   * Where the text of each leaf and attribute is written in `source`, references not decoded: from
-   * `bounds[2 * i]` to `bounds[2 * i + 1]`. What it looks like as written (its ends, a URL's scheme)
-   * is read there, in the flat buffer: a decoded text may be a rope, which reading a character of
-   * flattens, and a text as matched is a slice, each read of which goes through its parent.
-   */
-  readonly bounds: number[] = [];
-  source = '';
-  /** The consumer's own reading of `kinds` and `names`, kept for as long as they stay the same. */
-  memo: unknown = undefined;
-
-  push(kind: EntryPart, name: XmlName, text: string): void {
-    const i = this.count++;
-    this.kinds[i] = kind;
-    this.names[i] = name;
-    this.texts[i] = text;
-    this.textAt[i] = i;
-  }
-}
-
-export interface XmlPosition {
-  line: number;
-  column: number;
-}
-
-/** What the tokenizer tells its consumer. Text arrives only while `capturing` is true. */
-export interface XmlEvents {
-  readonly capturing: boolean;
-  open(ns: string, local: string, attributes: readonly XmlAttribute[]): void;
-  text(text: string): void;
-  close(): void;
-  /**
-   * A whole element `<name>text</name>` with no attributes and nothing but text inside, `text`
-   * decoded (possibly ''). Returns true when it took the element exactly as `open`, `text` (if
-   * capturing) and `close` would have; false, having changed nothing, to get those events instead.
-   */
-  leaf(ns: string, local: string, text: string): boolean;
-  /** True while a child of the root may be offered whole through `entry`. */
-  readonly wantsEntries: boolean;
-  /**
-   * A whole child of the root, `<name>…</name>`, that holds only attribute-less leaves
-   * `<field>text</field>`, groups of leaves (two deep; in a group a leaf may have attributes) and
-   * empty elements with attributes (`<link a="…"/>`), with whitespace between: `content` lists
-   * them in document order, their texts decoded in `texts` (at `content.textAt`). Returns true when it took the element exactly as the
-   * `open`, `text` and `close` events would have; false, having changed nothing, to get those
-   * instead.
-   */
-  entry(name: XmlName, content: EntryContent, texts: readonly (string | undefined)[]): boolean;
-  /** A well-formedness error (R2); the reader recovers what it can after it. */
-  malformed(message: string, position: XmlPosition): void;
-  /** A DOCTYPE: never processed, so its entities are never expanded. */
-  doctype(position: XmlPosition): void;
-  /** True once the consumer wants nothing more (at its cap on findings): reading ends in the middle of a chunk. */
-  readonly stopped: boolean;
-  /**
-   * How many entries, from the root's first child in, have ended early because the next one
-   * opened inside them (every `</url>` missing nests each entry one deeper).
-   */
-  readonly endedEntries: number;
-  /** Forgets the `count` outermost ended entries: the reader makes room at the depth cap, and their end tags, if they come, get no event. */
-  forgetEndedEntries(count: number): void;
-}
-
-/** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
-export const MAX_DEPTH = 64;
-/** Past this depth reading stops: saxes slows down with the square of the depth, so a few MB of nesting would take minutes. */
-export const MAX_PARSED_DEPTH = 1024;
 /** Entries the reader forgets at the depth cap (see `#roomToOpen`) at most: a sitemap holds 50,000, each with groups. */
 const MAX_FORGOTTEN = 200_000;
-export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;
-
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
-/**
- * Characters XML 1.0 does not allow anywhere (§2.2), each one UTF-16 unit: read as U+FFFD, as the
- * decoder reads bytes that are no UTF-8, and each reported where it stands.
- */
-const DISALLOWED_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Past this many, the rest are replaced without a word (reading stops at the cap on well-formedness errors anyway). */
-const MAX_DISALLOWED_CHAR_REPORTS = 100;
-
-const disallowedCharMessage = (text: string, at: number): string =>
-  `character U+${text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML; read as U+FFFD`;
-
-/** Whether `chunk` may hold a DISALLOWED_CHARS; when the control characters are known to be absent, native searches rule out the rest. */
-function mayHoldDisallowedChar(chunk: string, controlsChecked: boolean): boolean {
-  return !controlsChecked || chunk.indexOf('\uFFFE') !== -1 || chunk.indexOf('\uFFFF') !== -1 || !chunk.isWellFormed();
-}
 /** `<!DOCTYPE name>`, with a system or public identifier or not (XML §2.8), its name ASCII. */
 const PLAIN_DOCTYPE =
   /^<!DOCTYPE[ \t\r\n]+[A-Za-z_:][-A-Za-z0-9._:]*(?:[ \t\r\n]+(?:SYSTEM|PUBLIC[ \t\r\n]+(?:"[-'()+,./:=?;!*#@$_%a-zA-Z0-9 \r\n]*"|'[-()+,./:=?;!*#@$_%a-zA-Z0-9 \r\n]*'))[ \t\r\n]+(?:"[^"]*"|'[^']*'))?[ \t\r\n]*>$/;
 /** Version 1.0 only: any other 1.x is read by the XML 1.1 rules (other characters, NEL and LS as line ends), which are saxes'. */
 const XML_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.0\1(?:[ \t\r\n]+encoding[ \t\r\n]*=[ \t\r\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\r\n]+standalone[ \t\r\n]*=[ \t\r\n]*(["'])(?:yes|no)\3)?[ \t\r\n]*\?>/;
 const ONLY_WHITESPACE = /^[ \t\r\n]*$/;
-/** Declared namespace names are swapped for these constants, so consumers compare them by identity, not by 43 characters. */
-const KNOWN_NAMESPACES = new Map<string, string>(Object.values(NS).map((ns) => [ns, ns]));
-const PREDEFINED = new Map([['amp', '&'], ['lt', '<'], ['gt', '>'], ['quot', '"'], ['apos', "'"]]);
-
-interface Scope {
-  readonly prefixes: Map<string, string>;
-  readonly parent: Scope | undefined;
-}
-
-/** An entry's markup as it was, texts left out: `markup[0]` text `markup[1]` … text `markup[n]`. */
-interface EntryTemplate {
-  readonly element: OpenElement;
-  /** The entry's content with every text to be filled in, at `textSlots`. */
-  readonly content: EntryContent;
-  /** The markup, literally, and the pattern of each text between (`markup.length` is one more). */
-  readonly markup: readonly string[];
-  readonly textPatterns: readonly string[];
-  readonly textSlots: readonly number[];
-  /** Per text, whether it is an element's (a `]` there needs the usual path) rather than an attribute value's (where `]` means itself). */
-  readonly inElement: readonly boolean[];
-  /** In its set's pattern: the capture of each text, and the empty capture that says this template matched. */
-  groups: number[];
-  marker: number;
-  /** Entries taken with it: the least used makes room for a new one. */
-  hits: number;
-}
-
-/**
- * The templates of one element as one sticky pattern, their common beginnings merged: an entry is
- * matched once whatever its shape, and one with an image costs no failed match of the plain shape.
- */
-interface TemplateSet {
-  readonly element: OpenElement;
-  readonly pattern: RegExp;
-  /** The commonest first, to find which matched. */
-  readonly templates: readonly EntryTemplate[];
-}
-
-interface OpenElement {
-  readonly qname: string;
-  /** The raw start tag, replayed to saxes if it takes over. */
-  readonly raw: string;
-  readonly scope: Scope;
-  readonly ns: string;
-  readonly local: string;
-}
-
-/** The shapes of entry remembered: a urlset has one or two (with and without an image), rarely more. */
-const MAX_ENTRY_TEMPLATES = 4;
-/** Templates stay in use while they take this many entries for each one scanned, after the first few. */
-const TEMPLATE_MIN_HITS_PER_SCAN = 8;
-const TEMPLATE_WARMUP = 64;
-/** A text anything but markup or a CR (line ends to make LF); a `]` (which could end `]]>`) is looked for once per buffer instead, as a third character here would cost every character of every text. */
-const TEMPLATE_TEXT = '[^<\\r]*';
-/** An attribute value anything but markup, its quote or whitespace other than a space (which the value would turn into spaces). */
-const TEMPLATE_VALUE = { '"': '[^<"\\t\\n\\r]*', "'": "[^<'\\t\\n\\r]*" } as const;
-const escapeRegExp = (text: string): string => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-/** Where building a merged pattern is in a template: `markup[part]` at `at`; the text `textPatterns[part]` comes after it. */
-interface TemplateCursor {
-  readonly template: EntryTemplate;
-  part: number;
-  at: number;
-}
-
-/** What comes next at a cursor: one character of markup, a text's pattern (longer), or '' at the end. */
-function nextUnit({ template, part, at }: TemplateCursor): string {
-  const literal = template.markup[part] as string;
-  if (at < literal.length) return literal[at] as string;
-  return part === template.textPatterns.length ? '' : (template.textPatterns[part] as string);
-}
-
-/**
- * One sticky pattern for `templates` (of one element): markup they share is written once, and
- * they part in an alternation where they first differ, the first listed tried first. Sets each
- * template's `groups` (its texts' captures) and `marker` (an empty capture at its end).
- */
-function mergedPattern(templates: readonly EntryTemplate[]): RegExp {
-  let captures = 0;
-  const build = (cursors: TemplateCursor[]): string => {
-    let source = '';
-    for (;;) {
-      const unit = nextUnit(cursors[0] as TemplateCursor);
-      if (cursors.some((cursor) => nextUnit(cursor) !== unit)) {
-        const parting = new Map<string, TemplateCursor[]>();
-        for (const cursor of cursors) {
-          const key = nextUnit(cursor);
-          const same = parting.get(key);
-          if (same === undefined) parting.set(key, [cursor]);
-          else same.push(cursor);
-        }
-        // Built in order, so the captures are numbered as they appear.
-        const alternatives: string[] = [];
-        for (const same of parting.values()) alternatives.push(build(same));
-        return `${source}(?:${alternatives.join('|')})`;
-      }
-      if (unit === '') {
-        captures++;
-        for (const cursor of cursors) cursor.template.marker = captures;
-        return `${source}()`;
-      }
-      if (unit.length > 1) {
-        captures++;
-        source += `(${unit})`;
-        for (const cursor of cursors) {
-          cursor.template.groups.push(captures);
-          cursor.part++;
-          cursor.at = 0;
-        }
-        continue;
-      }
-      // The longest run of markup they all share from here.
-      const first = cursors[0] as TemplateCursor;
-      const literal = first.template.markup[first.part] as string;
-      let end = first.at + 1;
-      while (end < literal.length && cursors.every((cursor) => cursor.template.markup[cursor.part]?.charCodeAt(cursor.at + end - first.at) === literal.charCodeAt(end))) end++;
-      const run = end - first.at;
-      source += escapeRegExp(literal.slice(first.at, end));
-      for (const cursor of cursors) cursor.at += run;
-    }
-  };
-  for (const template of templates) template.groups = [];
-  return new RegExp(build(templates.map((template) => ({ template, part: 0, at: 0 }))), 'y');
-}
-
 /** Groups in an entry nest this deep at most (`<news:news><news:publication>`). */
 const MAX_ENTRY_GROUP_DEPTH = 2;
-/** An entry cut by a chunk's end is awaited whole up to this long; a longer one goes tag by tag. */
-const MAX_AWAITED_ENTRY_CHARS = 64 * 1024;
-/** Any other token still open at a chunk's end waits for what can end it once it is this long: shorter ones cost little to join again. */
-const MIN_AWAITED_TOKEN_CHARS = 4 * 1024;
 /** The longest pause between tries of the whole-entry path after it was declined. */
 const MAX_ENTRY_SKIPS = 256;
 /**
@@ -288,183 +39,34 @@ const INTERNED_SLOTS = 256;
 const INTERNED_PER_SLOT = 24;
 const internSlot = (first: number, second: number): number => (first * 31 + second) & (INTERNED_SLOTS - 1);
 
-const ROOT_SCOPE: Scope = { prefixes: new Map([['xml', XML_NS], ['xmlns', XMLNS_NS]]), parent: undefined };
-
-function lookup(scope: Scope | undefined, prefix: string): string | undefined {
-  for (let s = scope; s !== undefined; s = s.parent) {
-    const ns = s.prefixes.get(prefix);
-    if (ns !== undefined) return ns;
-  }
-  return undefined;
-}
-
-const Char = {
-  Tab: 9,
-  LineFeed: 10,
-  Return: 13,
-  Space: 32,
-  Bang: 33,
-  Quote: 34,
-  Apostrophe: 39,
-  Hyphen: 45,
-  Dot: 46,
-  Slash: 47,
-  Digit0: 48,
-  Digit9: 57,
-  Colon: 58,
-  Less: 60,
-  Equals: 61,
-  Greater: 62,
-  Question: 63,
-  UpperA: 65,
-  UpperZ: 90,
-  Underscore: 95,
-  LowerA: 97,
-  LowerZ: 122,
-} as const;
-
-/** `buffer.startsWith(name, at)` for the short names of tags, without the call into the runtime. */
-function matchesAt(buffer: string, at: number, name: string): boolean {
-  for (let k = 0; k < name.length; k++) if (buffer.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
-  return true;
-}
-
-function indexOrLength(text: string, search: string, from: number): number {
-  const at = text.indexOf(search, from);
-  return at === -1 ? text.length : at;
-}
-
-const isSpace = (c: number): boolean => c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return;
-const isNameStart = (c: number): boolean => (c >= Char.LowerA && c <= Char.LowerZ) || (c >= Char.UpperA && c <= Char.UpperZ) || c === Char.Underscore;
-const isNameChar = (c: number): boolean =>
-  isNameStart(c) || (c >= Char.Digit0 && c <= Char.Digit9) || c === Char.Hyphen || c === Char.Dot || c === Char.Colon;
-
-/** A numeric reference to a character XML allows (§2.2), or undefined. */
-function referencedChar(code: number): string | undefined {
-  const allowed =
-    code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
-  return allowed ? String.fromCodePoint(code) : undefined;
-}
-
-/** Replaces the predefined entities and character references; undefined when any `&` is not one of those. */
-export function decodeEntities(text: string): string | undefined {
-  return decode(text, false, text.indexOf('&'));
-}
-
-/** An attribute value as written, decoded, if nothing in it needs more than a look: no `<`, no tab, LF or CR (§3.3.3 would make them spaces), only valid references. */
-function attributeValueOnSight(raw: string): string | undefined {
-  for (let k = 0; k < raw.length; k++) {
-    const c = raw.charCodeAt(k);
-    if (c === Char.Less || c === Char.Tab || c === Char.LineFeed || c === Char.Return) return undefined;
-  }
-  return raw.indexOf('&') === -1 ? raw : decodeEntities(raw);
-}
-
-/** Where the first `&` in `text` that starts no reference `decode` reads is, or -1. */
-function bareAmpersand(text: string): number {
-  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', amp + 1)) {
-    const semicolon = referenceEnd(text, amp);
-    if (semicolon === -1 || resolveReference(text.slice(amp + 1, semicolon)) === undefined) return amp;
-  }
-  return -1;
-}
-
-/** Like `decodeEntities`, but an `&` that starts no valid reference stays a literal `&`. */
-function decodeEntitiesLeniently(text: string): string {
-  return decode(text, true, text.indexOf('&')) as string;
-}
+/** What reading a token returns instead of its end: it runs on past the buffer, or is saxes' to read. */
+const INCOMPLETE = -1;
+const FOREIGN = -2;
+/** A child of the root not taken whole: it goes tag by tag. */
+const NOT_WHOLE = -3;
+/** Past this many attributes in a tag, duplicates are looked for in a set. */
+const FEW_ATTRIBUTES = 8;
+const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];
 
 /**
- * Whether an `&amp;` starts at `amp` in `buffer`. A text the whole-entry path matched is followed by
- * `<` or its quote, so the five characters are the text's own when they match.
+ * What the tokenizer is doing with what is written: reading it on the fast path; keeping it aside
+ * until an entry cut by a chunk's end (`#entryAwaitedAt`) or a long token still open (ended by
+ * `#awaited`) can be read whole; handing it to saxes; or nothing, reading having stopped for
+ * good. Numbers, so a test of the mode is one compare.
  */
-const isAmpReferenceAt = (buffer: string, amp: number): boolean =>
-  buffer.charCodeAt(amp + 1) === 97 /* a */ && buffer.charCodeAt(amp + 2) === 109 /* m */ && buffer.charCodeAt(amp + 3) === 112 /* p */ && buffer.charCodeAt(amp + 4) === 59; /* ; */
-
-/** A hand loop rather than a regex replace: `&amp;` in every URL with a query makes this hot. */
-/** The text with its references replaced, from `first`, where its first `&` is (-1 for none). */
-function decode(text: string, lenient: boolean, first: number): string | undefined {
-  let out = '';
-  let from = 0;
-  for (let amp = first; amp !== -1; amp = text.indexOf('&', from)) {
-    // `&amp;` is nearly every reference there is (a URL's query string): no slice, no lookup.
-    if (text.startsWith('amp;', amp + 1)) {
-      out += text.slice(from, amp + 1);
-      from = amp + 5;
-      continue;
-    }
-    const semicolon = referenceEnd(text, amp);
-    const reference = semicolon === -1 ? undefined : resolveReference(text.slice(amp + 1, semicolon));
-    if (reference === undefined) {
-      if (!lenient) return undefined;
-      out += text.slice(from, amp + 1);
-      from = amp + 1;
-      continue;
-    }
-    out += text.slice(from, amp) + reference;
-    from = semicolon + 1;
-  }
-  return from === 0 ? text : out + text.slice(from);
-}
-
-/**
- * The `;` ending what could be a reference at `amp` (a name of at most four letters, `#` and digits,
- * `#x` and hex digits), or -1: no search runs past it, so a long text of bare `&`s stays linear.
- */
-function referenceEnd(text: string, amp: number): number {
-  let i = amp + 1;
-  if (text.charCodeAt(i) === 35 /* # */) {
-    const hex = text.charCodeAt(++i) === 120; /* x */
-    if (hex) i++;
-    const start = i;
-    while (hex ? isHexDigit(text.charCodeAt(i)) : isDigit(text.charCodeAt(i))) i++;
-    if (i === start) return -1;
-  } else {
-    while (i - amp <= 4 && isAsciiLetter(text.charCodeAt(i))) i++;
-  }
-  return text.charCodeAt(i) === 59 /* ; */ ? i : -1;
-}
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isHexDigit = (c: number): boolean => isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-
-function resolveReference(name: string): string | undefined {
-  const predefined = PREDEFINED.get(name);
-  if (predefined !== undefined) return predefined;
-  if (name.charCodeAt(0) !== 35 /* # */) return undefined;
-  const hex = name.charCodeAt(1) === 120; /* x */
-  const digits = name.slice(hex ? 2 : 1);
-  if (!(hex ? /^[0-9A-Fa-f]+$/ : /^[0-9]+$/).test(digits)) return undefined;
-  return referencedChar(Number.parseInt(digits, hex ? 16 : 10));
-}
-
-/** A short excerpt around the first `&` (or the one at `index`), for messages. */
-function clipAround(text: string, ampersand = '&', index = text.indexOf(ampersand)): string {
-  const at = Math.max(0, index - 20);
-  return JSON.stringify(text.slice(at, at + 40).replaceAll(ampersand, '&'));
-}
-
-const lastChars = (text: string, n: number): string => (n === 0 ? '' : text.slice(-n));
-
-/** Whether `text` between `from` and `to` holds a `<`, `>` or quote: a text or attribute value ends at each. */
-function hasMarkupOrQuote(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === Char.Less || c === Char.Greater || c === Char.Quote || c === Char.Apostrophe) return true;
-  }
-  return false;
-}
-
-/** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
-const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
+const Mode = { Fast: 0, AwaitingEntry: 1, AwaitingToken: 2, Saxes: 3, Stopped: 4 } as const;
+type Mode = (typeof Mode)[keyof typeof Mode];
 
 export class XmlTokenizer {
   readonly #events: XmlEvents;
+  #mode: Mode = Mode.Fast;
+  /** saxes reading what the fast path does not, from the hand-over on (#fallback). */
+  #bridge: SaxesBridge | undefined;
   #buffer = '';
   #pos = 0;
   /** Offset of `#buffer` in the whole document, for positions. */
   #bufferOffset = 0;
+  readonly #lines = new LineCounter();
   #stack: OpenElement[] = [];
   /** The document's outermost scope: besides `xml`, the prefixes it uses without declaring them (#assumePrefix). */
   readonly #rootScope: Scope = { prefixes: new Map(ROOT_SCOPE.prefixes), parent: undefined };
@@ -481,8 +83,9 @@ export class XmlTokenizer {
   /** ...and it has had text that is not whitespace (a field, not a container whose first child is to come). */
   #innermostHasText = false;
   #doctypeSeen = false;
+  /** The entry `#scanEntry` saw last: its parts, their texts and where each text is in the buffer. */
   readonly #entryContent = new EntryContent();
-  /** Where the text of each part (a leaf's, an attribute's value) starts and ends in the entry `#scanEntry` saw last, two per part. */
+  /** The shapes of entry learnt, and the patterns they make, one per element (templates.ts). */
   readonly #entryTemplates: EntryTemplate[] = [];
   #templateSets: TemplateSet[] = [];
   /** Entries taken by a template, and entries scanned tag by tag (each teaching a template). */
@@ -491,27 +94,14 @@ export class XmlTokenizer {
   /** Consecutive children of the root `entry` declined, and how many to skip before trying again. */
   #entryMisses = 0;
   #entrySkips = 0;
-  /** Where the entry awaited whole starts in the document (-1 for none), and how far its end tag was looked for. */
+  /** Where the entry awaited whole (Mode.AwaitingEntry) starts in the document (-1 for none), and how far its end tag was looked for. */
   #entryAwaitedAt = -1;
   #entrySearchedTo = 0;
   /** Where the entry no longer awaited starts (a finding came after it was cut): it goes tag by tag. */
   #entryGivenUpAt = -1;
-  /**
-   * For the awaited entry, or a long token still open (`#tokenAwaited`): what ends it, the last
-   * characters it has (that end may be cut), its length so far and how long it may get, and input
-   * kept aside.
-   */
-  #awaitedEndTag = '';
-  /** Where in the chunk just looked at (#keepsForAwaited) the awaited entry's end tag ends, or -1. */
-  #awaitedEndsAt = -1;
-  #awaitedTail = '';
-  #awaitedLength = 0;
-  #awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
-  #tokenAwaited = false;
-  /** In an awaited tag: the quote of the value it is in (0: none). */
-  #awaitedQuote = 0;
-  readonly #keptChunks: string[] = [];
-  /** `end()` has been called: nothing more will come to wait for. */
+  /** What the awaited entry or token waits for, and the input kept aside meanwhile. */
+  readonly #awaited = new AwaitedInput();
+  /** `end()` has been called: nothing more will come to wait for. Not a mode: the end may come in any. */
   #ending = false;
   #atDocumentStart = true;
   #pendingText = '';
@@ -522,67 +112,9 @@ export class XmlTokenizer {
   #nextAmpersand = -1;
   #nextReturn = -1;
   #nextBracket = -1;
-  #saxes: SaxesParser<{ xmlns: true; position: true }> | undefined;
-  /** Where saxes started, to map its positions back to the document's. */
-  #saxesOrigin = { line: 1, column: 0, primed: 0 };
-  #saxesPriming = false;
-  /** While saxes' start tag is handed on: where its `<` is, as the fast path gives it. */
-  #saxesTagAt: XmlPosition | undefined;
-  /** Prefixes saxes found undeclared: their names read as the fast path reads them (assumedNamespace). */
-  readonly #saxesUnbound = new Set<string>();
-  /** saxes' line and column where its last markup ended: where a text starts. */
-  #saxesTextLine = 1;
-  #saxesTextColumn = 0;
-  #saxesTextOffset = 0;
-  /** How many characters the text since then has after its last line end (-1: none in it). */
-  #saxesTextTail = -1;
-  /**
-   * Bare `&`s given to saxes, in order: where each stands, and how far saxes had read before it. The
-   * first of each text or attribute value holding any is among them (#toSaxesPlacing): the text or
-   * attribute is reported there.
-   */
-  readonly #saxesAmpersands: { offset: number; at: XmlPosition }[] = [];
-  /** A `<`, `>` or quote has been given to saxes since the last bare `&` placed: the next one is in another text or value. */
-  #saxesNewValue = true;
-  /** How far saxes had read when the start tag it is reading, or its last attribute, ended: the next attribute starts after. */
-  #saxesAttributeFrom = 0;
-  /** Of #saxesAmpersands, how many lie before that. */
-  #saxesAmpersandsSeen = 0;
-  /** Where the first bare `&` of each attribute of that tag holding one stands, by its name as written. */
-  readonly #saxesAttributeAmpersands = new Map<string, XmlPosition>();
-  /** Input held back from saxes (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
-  readonly #saxesHeld: string[] = [];
-  /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
-  #saxesWritten = 0;
-  /** saxes reads by XML 1.1's rules (the document declares a version other than 1.0). */
-  #xml11 = false;
-  /** The last character given to saxes was a CR, which it holds until it sees whether an LF follows. */
-  #saxesCarriesReturn = false;
-  readonly #ownMarks: number[] = [];
-  #ownMarksPassed = 0;
-  /** An OWN_MARK_CHAR may be in what saxes hands on (the document's U+FDD0, or a reference to it). */
-  #ownMarksUsed = false;
-  #saxesDepth = 0;
-  /** Of `#saxesDepth`, the levels of entries forgotten at the depth cap: saxes has them open, the consumer does not. */
-  #saxesForgotten = 0;
-  #tooDeep = false;
-  #abandoned = false;
   /** Characters written to the fast path so far. */
   #written = 0;
   #disallowedReports = 0;
-  // Line counting is incremental and lazy: positions are needed only for diagnostics and records.
-  #lineCountedTo = 0;
-  #line = 1;
-  #lineStart = 0;
-  /** Where the next CR is from where line counting has got to (the buffer's length when there is none). */
-  #nextCountedReturn = -1;
-  /** The last character counted was a CR at the end of the buffer, whose LF (if any) had not arrived. */
-  #countedReturnLast = false;
-  /** #positionAhead's count: how far it got, and the line, its start and whether a CR ended the text there. */
-  #aheadTo = 0;
-  #aheadLine = 1;
-  #aheadLineStart = 0;
-  #aheadAfterReturn = false;
 
   constructor(events: XmlEvents) {
     this.#events = events;
@@ -590,14 +122,14 @@ export class XmlTokenizer {
 
   /** True once reading has stopped for good (nesting past MAX_PARSED_DEPTH, or the consumer stopped it): what is written after is not read. */
   get stopped(): boolean {
-    return this.#abandoned;
+    return this.#mode === Mode.Stopped;
   }
 
   /** Feeds the next piece of decoded text; `controlsChecked` when the caller has made sure it holds no C0 control but tab, LF and CR. */
   write(chunk: string, controlsChecked = false): void {
-    if (this.#abandoned) return;
-    if (this.#saxes !== undefined) {
-      this.#writeSaxes(chunk);
+    if (this.#mode === Mode.Stopped) return;
+    if (this.#mode === Mode.Saxes) {
+      this.#toBridge(chunk);
       return;
     }
     if (!mayHoldDisallowedChar(chunk, controlsChecked)) {
@@ -616,27 +148,32 @@ export class XmlTokenizer {
       if (match.index > from) this.#write(clean.slice(from, match.index));
       from = match.index;
       this.#readKept();
-      if (this.#abandoned) return;
-      if (this.#saxes !== undefined) break;
+      if (this.#now() === Mode.Stopped) return;
+      if (this.#now() === Mode.Saxes) break;
       this.#disallowedReports++;
       this.#events.malformed(disallowedCharMessage(chunk, match.index), this.#positionAhead());
     }
-    if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(from));
+    if (this.#now() === Mode.Saxes) this.#toBridge(chunk.slice(from));
     else this.#write(clean.slice(from));
+  }
+
+  /** The mode as it is now: a call since the last test may have changed it, which TypeScript's narrowing does not see. */
+  #now(): Mode {
+    return this.#mode;
   }
 
   /** A chunk free of disallowed characters, on the fast path. */
   #write(chunk: string): void {
     this.#written += chunk.length;
-    if (this.#entryAwaitedAt !== -1 || this.#tokenAwaited) {
-      if (this.#keepsForAwaited(chunk)) return;
+    if (this.#mode === Mode.AwaitingEntry || this.#mode === Mode.AwaitingToken) {
+      if (this.#awaited.keeps(chunk, this.#mode === Mode.AwaitingEntry)) return;
       // The awaited entry ends in this chunk: read up to its end first, then the rest on its own.
       // Joined whole to the entry's start, the chunk would be copied; this way only the entry's end is.
-      const end = this.#awaitedEndsAt;
+      const end = this.#awaited.endsAt;
       if (end > 0 && end < chunk.length) {
         this.#read(chunk.slice(0, end));
-        if (this.#abandoned) return;
-        if (this.#saxes !== undefined) this.#writeSaxes(chunk.slice(end));
+        if (this.#now() === Mode.Stopped) return;
+        if (this.#now() === Mode.Saxes) this.#toBridge(chunk.slice(end));
         else this.#read(chunk, end);
         return;
       }
@@ -651,176 +188,99 @@ export class XmlTokenizer {
    * goes tag by tag from there, as one too long to wait for does, whichever way the input was cut.
    */
   #readKept(): void {
-    if (this.#saxes !== undefined) return;
-    if (this.#entryAwaitedAt !== -1) {
+    if (this.#mode === Mode.AwaitingEntry) {
       this.#entryGivenUpAt = this.#entryAwaitedAt;
       this.#entryAwaitedAt = -1;
+      this.#mode = Mode.Fast;
       this.#read('');
-    } else if (this.#tokenAwaited) {
+    } else if (this.#mode === Mode.AwaitingToken) {
       this.#read('');
     }
   }
 
   /** Reads `chunk` from `from` on (what is before was read already). */
   #read(chunk: string, from = 0): void {
-    this.#tokenAwaited = false;
-    this.#countLines(this.#bufferOffset + this.#pos);
+    if (this.#mode === Mode.AwaitingToken) this.#mode = Mode.Fast;
+    this.#lines.countTo(this.#buffer, this.#bufferOffset, this.#bufferOffset + this.#pos);
     this.#bufferOffset += this.#pos;
-    if (this.#pos === this.#buffer.length && this.#keptChunks.length === 0) {
+    const kept = this.#awaited.kept;
+    if (this.#pos === this.#buffer.length && kept.length === 0) {
       // Read in place, not sliced: every character read from a slice takes a detour.
       this.#buffer = chunk;
       this.#bufferOffset -= from;
       this.#pos = from;
     } else {
       // Joined, not concatenated: `+` makes a rope, and every character read from a rope takes a detour.
-      this.#buffer = [this.#buffer.slice(this.#pos), ...this.#keptChunks, from === 0 ? chunk : chunk.slice(from)].join('');
+      this.#buffer = [this.#buffer.slice(this.#pos), ...kept, from === 0 ? chunk : chunk.slice(from)].join('');
       this.#pos = 0;
     }
-    this.#keptChunks.length = 0;
-    this.#nextCountedReturn = -1;
+    kept.length = 0;
+    this.#lines.newBuffer();
     this.#nextAmpersand = -1;
     this.#nextReturn = -1;
     this.#nextBracket = -1;
     this.#run();
-    if (this.#saxes === undefined && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
+    if (this.#mode < Mode.Saxes && (this.#buffer.length - this.#pos > MAX_TOKEN_CHARS || this.#pendingText.length > MAX_TOKEN_CHARS)) {
       this.#fallback(this.#buffer.slice(this.#pos));
-    } else if (this.#saxes === undefined && this.#entryAwaitedAt === -1 && this.#buffer.length - this.#pos > MIN_AWAITED_TOKEN_CHARS) {
-      this.#awaitToken();
+    } else if (this.#mode === Mode.Fast && this.#buffer.length - this.#pos > MIN_AWAITED_TOKEN_CHARS && this.#awaited.token(this.#buffer, this.#pos)) {
+      // A long token still open (a comment, a tag with a long value…) waits as an awaited entry does.
+      this.#mode = Mode.AwaitingToken;
     }
-  }
-
-  /**
-   * A long token still open at the buffer's end (a comment, a tag with a long value…) waits as an
-   * awaited entry does: input cut small would otherwise copy the token again on every write.
-   */
-  #awaitToken(): void {
-    const buffer = this.#buffer;
-    const pos = this.#pos;
-    // Only this can end it: in a tag, a `>` outside the quotes of its values.
-    this.#awaitedEndTag = buffer.startsWith('<!--', pos) ? '-->' : buffer.startsWith('<![CDATA[', pos) ? ']]>' : buffer.startsWith('<?', pos) ? '?>' : '>';
-    if (this.#awaitedEndTag === '>') {
-      this.#awaitedQuote = 0;
-      // A tag that stopped short of its end has none yet; if one is there after all, waiting would not help.
-      if (this.#unquotedGreater(buffer, pos)) return;
-    }
-    this.#awaitedTail = lastChars(buffer, this.#awaitedEndTag.length - 1);
-    this.#awaitedLength = buffer.length - pos;
-    this.#awaitedLimit = MAX_TOKEN_CHARS;
-    this.#tokenAwaited = true;
   }
 
   /** Ends the document: anything unfinished is an error that saxes names. */
   end(): void {
-    if (this.#abandoned) return;
+    if (this.#mode === Mode.Stopped) return;
     this.#ending = true;
     // An entry awaited whole will not be: what there is of it goes tag by tag, as it would have without the wait.
-    if (this.#saxes === undefined && (this.#entryAwaitedAt !== -1 || this.#tokenAwaited)) {
-      this.#buffer = [this.#buffer, ...this.#keptChunks].join('');
-      this.#keptChunks.length = 0;
-      this.#tokenAwaited = false;
+    if (this.#mode === Mode.AwaitingEntry || this.#mode === Mode.AwaitingToken) {
+      this.#buffer = [this.#buffer, ...this.#awaited.kept].join('');
+      this.#awaited.kept.length = 0;
+      if (this.#mode === Mode.AwaitingToken) this.#mode = Mode.Fast;
       // What was found next in the shorter buffer (its length when nothing) no longer holds.
-      this.#nextCountedReturn = -1;
+      this.#lines.newBuffer();
       this.#nextAmpersand = -1;
       this.#nextReturn = -1;
       this.#nextBracket = -1;
       this.#run();
     }
-    if (this.#saxes === undefined) {
+    if (this.#mode < Mode.Saxes) {
       const rest = this.#buffer.slice(this.#pos);
       if (this.#rootClosed && this.#pendingText === '' && ONLY_WHITESPACE.test(rest)) return;
       this.#fallback(rest);
     }
-    this.#closeSaxes();
+    const bridge = this.#bridge;
+    if (this.#mode === Mode.Saxes && bridge !== undefined) {
+      bridge.close();
+      if (bridge.stopped) this.#mode = Mode.Stopped;
+    }
   }
 
   /** Line and column (1-based) of the token being handled. */
   position(): XmlPosition {
-    if (this.#saxes !== undefined) return this.#saxesTagAt ?? this.#saxesPosition();
+    if (this.#mode >= Mode.Saxes) return (this.#bridge as SaxesBridge).position();
     return this.#positionAt(this.#bufferOffset + this.#pos);
   }
 
   /** The text held from the token being handled on (an entry taken whole is all there); none once saxes reads. */
   heldFromToken(): string | undefined {
-    return this.#saxes === undefined ? this.#buffer.slice(this.#pos) : undefined;
+    return this.#mode < Mode.Saxes ? this.#buffer.slice(this.#pos) : undefined;
   }
 
   /** Line and column (1-based) where the next character written will be. */
   writtenTo(): XmlPosition {
     this.#readKept();
-    if (this.#saxes === undefined) return this.#positionAhead();
-    const saxes = this.#saxes;
-    // saxes keeps a CR at a write's end until it sees what follows: here, a line end.
-    return this.#saxesCarriesReturn ? this.#saxesPositionAt(saxes.line + 1, 0) : this.#saxesPosition();
+    if (this.#mode < Mode.Saxes) return this.#positionAhead();
+    return (this.#bridge as SaxesBridge).writtenTo();
   }
 
-  /**
-   * Line and column at the end of all that was written, counted without moving the line count on:
-   * a token still open there may yet need positions before it. The count ahead goes on from where it
-   * last got to, so reports in a long open token do not each count it again.
-   */
+  /** Line and column at the end of all that was written, the line count not moved on (see LineCounter.ahead). */
   #positionAhead(): XmlPosition {
-    if (this.#aheadTo < this.#lineCountedTo) {
-      this.#aheadTo = this.#lineCountedTo;
-      this.#aheadLine = this.#line;
-      this.#aheadLineStart = this.#lineStart;
-      // A CR just before is part of the count only when #countLines counted it (then its LF is not).
-      this.#aheadAfterReturn = this.#countedReturnLast;
-    }
-    this.#countAhead(this.#buffer, this.#bufferOffset);
-    let start = this.#bufferOffset + this.#buffer.length;
-    for (const kept of this.#keptChunks) {
-      this.#countAhead(kept, start);
-      start += kept.length;
-    }
-    return { line: this.#aheadLine, column: this.#written - this.#aheadLineStart + 1 };
-  }
-
-  /** Counts the line ends of `text`, which starts at offset `start`, past #aheadTo: a CR ends a line, and so does an LF not just after one. */
-  #countAhead(text: string, start: number): void {
-    const from = this.#aheadTo - start;
-    if (from >= text.length) return;
-    for (let i = text.indexOf('\n', Math.max(from, 0)); i !== -1; i = text.indexOf('\n', i + 1)) {
-      if (i === from ? !this.#aheadAfterReturn : text.charCodeAt(i - 1) !== Char.Return) this.#aheadLine++;
-      this.#aheadLineStart = Math.max(this.#aheadLineStart, start + i + 1);
-    }
-    for (let i = text.indexOf('\r', Math.max(from, 0)); i !== -1; i = text.indexOf('\r', i + 1)) {
-      this.#aheadLine++;
-      this.#aheadLineStart = Math.max(this.#aheadLineStart, start + i + 1);
-    }
-    this.#aheadAfterReturn = text.charCodeAt(text.length - 1) === Char.Return;
-    this.#aheadTo = start + text.length;
+    return this.#lines.ahead(this.#buffer, this.#bufferOffset, this.#awaited.kept, this.#written);
   }
 
   #positionAt(offset: number): XmlPosition {
-    this.#countLines(offset);
-    return { line: this.#line, column: offset - this.#lineStart + 1 };
-  }
-
-  /**
-   * Counts the line ends of the current buffer up to `offset`; every part of the document is counted
-   * once, as it passes. A line ends at LF, CRLF or a lone CR (§2.11), as saxes counts them.
-   */
-  #countLines(offset: number): void {
-    const buffer = this.#buffer;
-    const from = this.#lineCountedTo - this.#bufferOffset;
-    const to = offset - this.#bufferOffset;
-    if (to <= from) return;
-    let lastEnd = -1;
-    for (let i = buffer.indexOf('\n', from); i !== -1 && i < to; i = buffer.indexOf('\n', i + 1)) {
-      // The LF of a CRLF cut by a chunk end: its CR, the last character counted, ended the line.
-      if (!(i === from && this.#countedReturnLast)) this.#line++;
-      lastEnd = i;
-    }
-    // Counting goes forward through the buffer: the next CR is searched for once, not once per call.
-    if (this.#nextCountedReturn < from) this.#nextCountedReturn = indexOrLength(buffer, '\r', from);
-    for (; this.#nextCountedReturn < to; this.#nextCountedReturn = indexOrLength(buffer, '\r', this.#nextCountedReturn + 1)) {
-      const i = this.#nextCountedReturn;
-      if (buffer.charCodeAt(i + 1) !== Char.LineFeed) this.#line++;
-      if (i > lastEnd) lastEnd = i;
-    }
-    if (lastEnd !== -1) this.#lineStart = this.#bufferOffset + lastEnd + 1;
-    this.#countedReturnLast = to === buffer.length && buffer.charCodeAt(to - 1) === Char.Return;
-    this.#lineCountedTo = offset;
+    return this.#lines.positionAt(this.#buffer, this.#bufferOffset, offset);
   }
 
   #run(): void {
@@ -1166,7 +626,8 @@ export class XmlTokenizer {
       return NOT_WHOLE;
     }
     this.#entryScans++;
-    this.#learnTemplate(element, lt, scanned);
+    const sets = learnTemplate(this.#entryTemplates, element, this.#entryContent, this.#buffer, lt, scanned);
+    if (sets !== undefined) this.#templateSets = sets;
     return this.#templateEntries(element, scanned, events);
   }
 
@@ -1181,64 +642,14 @@ export class XmlTokenizer {
     const from = at === this.#entryAwaitedAt ? Math.max(lt, this.#entrySearchedTo - this.#bufferOffset - endTag.length + 1) : lt;
     if (this.#ending || at === this.#entryGivenUpAt || buffer.length - lt > MAX_AWAITED_ENTRY_CHARS || buffer.indexOf(endTag, from) !== -1) {
       this.#entryAwaitedAt = -1;
+      if (this.#mode === Mode.AwaitingEntry) this.#mode = Mode.Fast;
       return false;
     }
     this.#entryAwaitedAt = at;
+    this.#mode = Mode.AwaitingEntry;
     this.#entrySearchedTo = this.#bufferOffset + buffer.length;
-    this.#awaitedEndTag = endTag;
-    this.#awaitedTail = buffer.slice(buffer.length - endTag.length + 1);
-    this.#awaitedLength = buffer.length - lt;
-    this.#awaitedLimit = MAX_AWAITED_ENTRY_CHARS;
+    this.#awaited.entry(buffer, lt, endTag);
     return true;
-  }
-
-  /**
-   * Keeps `chunk` aside, unjoined, when it cannot end the awaited entry or token (not what ends it,
-   * even across the seam) and that stays short enough to wait for: input cut small would otherwise
-   * copy the text again on every write.
-   */
-  #keepsForAwaited(chunk: string): boolean {
-    const endTag = this.#awaitedEndTag;
-    this.#awaitedEndsAt = -1;
-    if (this.#tokenAwaited && endTag === '>') {
-      if (this.#awaitedLength + chunk.length > this.#awaitedLimit || this.#unquotedGreater(chunk, 0)) return false;
-      this.#keptChunks.push(chunk);
-      this.#awaitedLength += chunk.length;
-      return true;
-    }
-    // Only the seam is put together: `tail + chunk` would be a rope, flattened (copied) by the search.
-    const seam = this.#awaitedTail + chunk.slice(0, endTag.length - 1);
-    const inSeam = seam.indexOf(endTag);
-    const inChunk = inSeam === -1 ? chunk.indexOf(endTag) : -1;
-    if (inSeam !== -1 || inChunk !== -1) {
-      if (this.#entryAwaitedAt !== -1) this.#awaitedEndsAt = inSeam !== -1 ? inSeam + endTag.length - this.#awaitedTail.length : inChunk + endTag.length;
-      return false;
-    }
-    if (this.#awaitedLength + chunk.length > this.#awaitedLimit) return false;
-    this.#keptChunks.push(chunk);
-    this.#awaitedLength += chunk.length;
-    this.#awaitedTail = lastChars(chunk.length >= endTag.length - 1 ? chunk : seam, endTag.length - 1);
-    return true;
-  }
-
-  /**
-   * Whether `text` from `from` holds a `>` outside quotes, reading on from the quote the awaited tag
-   * was in (#awaitedQuote, updated): one pass over each piece, however many `>` its values hold.
-   */
-  #unquotedGreater(text: string, from: number): boolean {
-    let quote = this.#awaitedQuote;
-    for (let i = from; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (quote !== 0) {
-        if (c === quote) quote = 0;
-      } else if (c === Char.Quote || c === Char.Apostrophe) {
-        quote = c;
-      } else if (c === Char.Greater) {
-        return true;
-      }
-    }
-    this.#awaitedQuote = quote;
-    return false;
   }
 
   /**
@@ -1252,7 +663,7 @@ export class XmlTokenizer {
     let p = at;
     next: for (;;) {
       let c = buffer.charCodeAt(p);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++p);
+      while (isSpace(c)) c = buffer.charCodeAt(++p);
       // The entry's own start is where the consumer's `position()` must point.
       this.#pos = p;
       for (let k = 0; k < sets.length; k++) {
@@ -1266,8 +677,16 @@ export class XmlTokenizer {
         const { templates } = set;
         let template = templates[0] as EntryTemplate;
         for (let t = 1; match[template.marker] === undefined; t++) template = templates[t] as EntryTemplate;
-        const ampersand = this.#fillTemplate(template, match, p);
-        if (ampersand === -1 || !events.entry(element, template.content, match)) break;
+        // Where the next `]` and `&` are: each searched for once in the buffer, not once per entry.
+        if (this.#nextBracket < p) this.#nextBracket = indexOrLength(buffer, ']', p);
+        if (this.#nextAmpersand < p) this.#nextAmpersand = indexOrLength(buffer, '&', p);
+        const ampersand = fillTemplate(template, match, p, buffer, this.#nextBracket, this.#nextAmpersand);
+        if (ampersand === -1) {
+          // Declined: reading resumes before the texts it looked at, so the next `]` is looked for again.
+          this.#nextBracket = -1;
+          break;
+        }
+        if (!events.entry(element, template.content, match)) break;
         // Taken: reading resumes at its end, and no `&` is between that and this one.
         this.#nextAmpersand = ampersand;
         template.hits++;
@@ -1281,102 +700,6 @@ export class XmlTokenizer {
     }
   }
 
-  /**
-   * Checks the texts the entry at `lt` matched (well-formed on sight but for references), puts
-   * their bounds in the template's content and decodes them in `match`. Returns where the first `&` after its last text holding one is, or -1 when
-   * the usual path must read the entry (a bad reference, a `]` in an element's text).
-   */
-  #fillTemplate(template: EntryTemplate, match: RegExpExecArray, lt: number): number {
-    const { groups, textSlots, markup, inElement, content } = template;
-    const { bounds } = content;
-    const buffer = this.#buffer;
-    if (content.source !== buffer) content.source = buffer;
-    // The pattern keeps out `<` and CR; a `]` in an element's text (it could start `]]>`) is the usual path's to judge, and
-    // references are what is left to check. Both are seldom there: each is searched for once, and placed from the texts' lengths.
-    if (this.#nextBracket < lt) this.#nextBracket = indexOrLength(buffer, ']', lt);
-    if (this.#nextAmpersand < lt) this.#nextAmpersand = indexOrLength(buffer, '&', lt);
-    let ampersand = this.#nextAmpersand;
-    let at = lt;
-    for (let i = 0; i < textSlots.length; i++) {
-      const group = groups[i] as number;
-      const text = match[group] as string;
-      const slot = textSlots[i] as number;
-      at += (markup[i] as string).length;
-      const textEnd = at + text.length;
-      if (this.#nextBracket < textEnd && inElement[i] === true) {
-        // Past those in attribute values before it; declined, reading resumes before them, so the position is looked for again.
-        if (this.#nextBracket < at) this.#nextBracket = indexOrLength(buffer, ']', at);
-        if (this.#nextBracket < textEnd) {
-          this.#nextBracket = -1;
-          return -1;
-        }
-      }
-      bounds[2 * slot] = at;
-      bounds[2 * slot + 1] = textEnd;
-      // Learnt markup holds no `&`; this only keeps that from mattering.
-      while (ampersand < at) ampersand = indexOrLength(buffer, '&', ampersand + 1);
-      if (ampersand < textEnd) {
-        // `&amp;` (every URL with a query has one) read in the buffer, where the search for the next `&` also finds the one after this text.
-        const first = ampersand;
-        let decoded = '';
-        let from = at;
-        while (ampersand < textEnd && isAmpReferenceAt(buffer, ampersand)) {
-          decoded += buffer.slice(from, ampersand + 1);
-          from = ampersand + 5;
-          ampersand = indexOrLength(buffer, '&', from);
-        }
-        if (ampersand < textEnd) {
-          // Another reference, or a bad one: the text decoded as a whole.
-          const whole = decode(text, false, first - at);
-          if (whole === undefined) return -1;
-          match[group] = whole;
-          ampersand = indexOrLength(buffer, '&', textEnd);
-        } else match[group] = decoded + buffer.slice(from, textEnd);
-      }
-      at = textEnd;
-    }
-    return ampersand;
-  }
-
-  /** Remembers the markup of the entry just taken, from `lt` to `end`, with the text of each leaf and attribute left out. */
-  #learnTemplate(element: OpenElement, lt: number, end: number): void {
-    const buffer = this.#buffer;
-    const scanned = this.#entryContent;
-    const bounds = this.#entryContent.bounds;
-    const content = new EntryContent();
-    const markup: string[] = [];
-    const textPatterns: string[] = [];
-    const textSlots: number[] = [];
-    // Markup matched literally; each text anything but markup or a CR (what would need more than a look; `]` is looked for apart).
-    let from = lt;
-    for (let i = 0; i < scanned.count; i++) {
-      const kind = scanned.kinds[i] as EntryPart;
-      content.push(kind, scanned.names[i] as XmlName, '');
-      if (kind !== EntryPart.Leaf && kind !== EntryPart.GroupLeaf && kind !== EntryPart.Attribute && kind !== EntryPart.AttributedText) continue;
-      const start = bounds[2 * i] as number;
-      markup.push(buffer.slice(from, start));
-      textPatterns.push(kind === EntryPart.Attribute ? TEMPLATE_VALUE[buffer[start - 1] as '"' | "'"] : TEMPLATE_TEXT);
-      from = bounds[2 * i + 1] as number;
-      textSlots.push(i);
-    }
-    if (textSlots.length === 0) return;
-    markup.push(buffer.slice(from, end));
-    const templates = this.#entryTemplates;
-    // The least used makes room.
-    templates.sort((x, y) => y.hits - x.hits);
-    if (templates.length >= MAX_ENTRY_TEMPLATES) templates.pop();
-    const inElement = textPatterns.map((pattern) => pattern === TEMPLATE_TEXT);
-    templates.push({ element, content, markup, textPatterns, textSlots, inElement, groups: [], marker: 0, hits: 0 });
-    const sets: TemplateSet[] = [];
-    for (const template of templates) {
-      if (sets.some((set) => set.element === template.element)) continue;
-      const members = templates.filter((other) => other.element === template.element);
-      sets.push({ element: template.element, pattern: mergedPattern(members), templates: members });
-    }
-    // Each text is read from its capture, whose number the merged pattern has just set.
-    for (const template of templates) template.textSlots.forEach((slot, k) => (template.content.textAt[slot] = template.groups[k] as number));
-    this.#templateSets = sets;
-  }
 
   /**
    * The child of the root whose start tag ends at `start`, tag by tag: leaves, groups of leaves
@@ -1393,7 +716,7 @@ export class XmlTokenizer {
     let p = start;
     for (;;) {
       let c = buffer.charCodeAt(p);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++p);
+      while (isSpace(c)) c = buffer.charCodeAt(++p);
       if (c !== Char.Less) return -1;
       if (buffer.charCodeAt(p + 1) === Char.Slash) {
         const open = groups.pop() ?? element;
@@ -1451,7 +774,7 @@ export class XmlTokenizer {
     for (;;) {
       const afterName = i;
       let c = buffer.charCodeAt(i);
-      while (c === Char.Space || c === Char.LineFeed || c === Char.Tab || c === Char.Return) c = buffer.charCodeAt(++i);
+      while (isSpace(c)) c = buffer.charCodeAt(++i);
       if (c === Char.Slash) {
         if (inGroup || buffer.charCodeAt(i + 1) !== Char.Greater || content.count === first) return -1;
         content.push(EntryPart.EmptyEnd, name, '');
@@ -1678,138 +1001,13 @@ export class XmlTokenizer {
     return close + 2;
   }
 
-  /** Hands the rest of the document (`rest`, from a token boundary) to saxes. */
-  /** Hands the rest of the document to saxes: `rest` starts at `origin`, by default where reading is (the pending text's start, if any). */
+  /**
+   * Hands the rest of the document to saxes (saxes-bridge.ts): `rest` starts at `origin`, by default
+   * where reading is (the pending text's start, if any). saxes is first primed with the start tags
+   * still open, so it is where the fast path was.
+   */
   #fallback(rest: string, origin: XmlPosition = this.#pendingText === '' ? this.#positionAt(this.#bufferOffset + this.#pos) : this.#pendingTextAt): void {
-    const events = this.#events;
-    const saxes = new FastSaxesParser();
-    this.#xml11 = this.#atDocumentStart && XML_1_1_DECL.test(rest);
-    this.#saxes = saxes;
-    // Where the tag's `<` is: saxes has read its name and the character after it, which may be a line end
-    // (attributes one to a line): then the `<` is on the line before, after the last markup or text line end.
-    let tagAt: XmlPosition | undefined;
-    saxes.on('opentagstart', (tag) => {
-      this.#saxesAttributeFrom = saxes.position - tag.name.length - 2;
-      this.#saxesAttributeAmpersands.clear();
-      const column = saxes.columnIndex - tag.name.length - 2;
-      if (column >= 0) tagAt = this.#saxesPositionAt(saxes.line, column);
-      else if (this.#saxesTextTail !== -1) tagAt = this.#saxesPositionAt(saxes.line - 1, this.#saxesTextTail);
-      else if (saxes.line - 1 === this.#saxesTextLine) tagAt = this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn + saxes.position - tag.name.length - 2 - this.#saxesTextOffset);
-      else tagAt = undefined;
-    });
-    // Told as each attribute ends: its first bare `&` is the first placed since the attribute before it ended.
-    saxes.on('attribute', (attribute) => {
-      const ampersands = this.#saxesAmpersands;
-      // The attributes come in order: the search goes on from where the one before left it, so a tag of many stays linear.
-      while (this.#saxesAmpersandsSeen < ampersands.length && (ampersands[this.#saxesAmpersandsSeen] as { offset: number }).offset < this.#saxesAttributeFrom) this.#saxesAmpersandsSeen++;
-      const first = ampersands[this.#saxesAmpersandsSeen];
-      if (first !== undefined && attribute.value.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#saxesAttributeAmpersands.set(attribute.name, first.at);
-      this.#saxesAttributeFrom = saxes.position;
-    });
-    saxes.on('opentag', (tag: SaxesTagNS) => {
-      this.#saxesDepth++;
-      this.#markupEnded();
-      if (this.#saxesPriming) return;
-      if (this.#saxesDepth > MAX_PARSED_DEPTH) {
-        events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, this.#saxesPosition());
-        this.#abandoned = true;
-        throw ABANDONED;
-      }
-      if (this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) {
-        // As on the fast path, entries ended by the next one opening inside them make room; saxes keeps them open.
-        const ended = events.endedEntries;
-        events.forgetEndedEntries(ended);
-        this.#saxesForgotten += ended;
-      }
-      if (this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) {
-        if (!this.#tooDeep) events.malformed(`elements nested deeper than ${MAX_DEPTH} levels are not read`, this.#saxesPosition());
-        this.#tooDeep = true;
-        return;
-      }
-      this.#saxesTagAt = tagAt;
-      const attributes: XmlAttribute[] = [];
-      for (const attribute of Object.values(tag.attributes)) {
-        let value = attribute.value;
-        if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-          events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#saxesAttributeAmpersands.get(attribute.name) ?? this.position());
-        }
-        value = this.#unmarked(value);
-        if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
-        attributes.push({ ns: this.#saxesNamespace(this.#unmarked(attribute.uri), attribute.prefix), local: attribute.local, value });
-      }
-      events.open(this.#saxesNamespace(this.#unmarked(tag.uri), tag.prefix), tag.local, attributes);
-      this.#saxesTagAt = undefined;
-    });
-    saxes.on('closetag', (tag) => {
-      this.#markupEnded();
-      if (!this.#saxesPriming && this.#saxesForgotten > 0 && this.#saxesDepth - this.#saxesForgotten === 1) {
-        // A forgotten entry's end (only the root is open to the consumer): the entries were nested after all.
-        this.#saxesForgotten--;
-        this.#saxesDepth--;
-        return;
-      }
-      this.#saxesDepth--;
-      if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten >= MAX_DEPTH) return;
-      // Where `</name>` starts, as the fast path places what closing finds (only `</name >` is a character off).
-      const column = saxes.columnIndex - tag.name.length - 3;
-      this.#saxesTagAt = column >= 0 ? this.#saxesPositionAt(saxes.line, column) : undefined;
-      events.close();
-      this.#saxesTagAt = undefined;
-    });
-    saxes.on('text', (text: string) => {
-      const lineEnd = text.lastIndexOf('\n');
-      this.#saxesTextTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
-      if (this.#saxesPriming || this.#saxesDepth - this.#saxesForgotten > MAX_DEPTH) return;
-      if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-        // Where the fast path puts it: at the `&` (its text is decoded here, so it was placed as it was written, #toSaxesPlacing).
-        const first = this.#saxesAmpersands.find((ampersand) => ampersand.offset >= this.#saxesTextOffset);
-        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, first?.at ?? this.#saxesPosition());
-      }
-      if (events.capturing) events.text(this.#unmarked(text));
-    });
-    saxes.on('cdata', (text: string) => {
-      this.#markupEnded();
-      if (!this.#saxesPriming && this.#saxesDepth - this.#saxesForgotten <= MAX_DEPTH && events.capturing) events.text(this.#unmarked(text));
-    });
-    saxes.on('comment', () => {
-      // saxes tells of a comment at its `--`, before the `>` that must follow.
-      this.#markupEnded();
-      this.#saxesTextColumn++;
-      this.#saxesTextOffset++;
-    });
-    saxes.on('processinginstruction', () => this.#markupEnded());
-    saxes.on('xmldecl', () => this.#markupEnded());
-    saxes.on('doctype', () => {
-      this.#markupEnded();
-      if (!this.#saxesPriming) events.doctype(this.#saxesPosition());
-    });
-    let unexpectedCloseAt = -1;
-    saxes.on('error', (error: Error) => {
-      if (this.#isOwnMark(error)) return;
-      // As on the fast path: a prefix used without a declaration is reported once, where its first tag starts.
-      const unbound = SAXES_UNBOUND_PREFIX.exec(error.message)?.[1];
-      if (unbound !== undefined) {
-        if (this.#saxesUnbound.has(unbound)) return;
-        this.#saxesUnbound.add(unbound);
-        if (!this.#saxesPriming) events.malformed(unboundPrefixMessage(unbound), tagAt ?? this.#saxesPosition());
-        return;
-      }
-      if (this.#saxesPriming) return;
-      // saxes says these for each element one end tag, or the end of the input, ends early (all the ended entries, with every </url> missing): once is enough.
-      if (error.message.endsWith(UNEXPECTED_CLOSE_TAG) || error.message.includes(UNCLOSED_TAG)) {
-        if (saxes.position === unexpectedCloseAt) return;
-        unexpectedCloseAt = saxes.position;
-      }
-      // saxes says it where the text happens to end (a `<` or the end of a write): placed at the text's start, as the fast path places its findings in a text.
-      const position = error.message.endsWith(TEXT_OUTSIDE_ROOT) ? this.#saxesPositionAt(this.#saxesTextLine, this.#saxesTextColumn) : this.#saxesPosition();
-      events.malformed(stripPosition(error.message), position);
-      // saxes makes an Error for each bad character: megabytes of binary would take it minutes.
-      if (events.stopped) {
-        this.#abandoned = true;
-        throw ABANDONED;
-      }
-    });
-
+    const xml11 = this.#atDocumentStart && XML_1_1_DECL.test(rest);
     // Replay the open start tags on one line, so saxes is where the fast path was, then map its positions back.
     // In the prolog, past its start, an empty comment (saxes must not take an XML declaration or a BOM there), or the DOCTYPE read, so saxes knows there was one.
     const opened = this.#stack.map((element, depth) => this.#declaringAssumed(element.raw.replace(/[\t\n\r]/g, ' '), depth));
@@ -1821,7 +1019,6 @@ export class XmlTokenizer {
     // At the end of the input with no end tag left, none can: saxes is given none of them.
     const replayed = this.#stack.length > 0 && !(this.#ending && rest.indexOf('</') === -1) ? this.#forgotten : [];
     const forgotten = replayed.map((qname) => `<${qname}>`).join('');
-    this.#saxesForgotten = replayed.length;
     const priming = this.#rootClosed
       ? '<r/>'
       : this.#stack.length > 0
@@ -1831,27 +1028,30 @@ export class XmlTokenizer {
           : this.#doctypeSeen
             ? '<!DOCTYPE r>'
             : '<!---->';
-    this.#saxesOrigin = { line: origin.line, column: origin.column, primed: priming.length };
+    const bridge = new SaxesBridge(this.#events, { origin, primed: priming.length, forgotten: replayed.length, xml11, ending: this.#ending, disallowedReports: this.#disallowedReports });
+    this.#bridge = bridge;
+    this.#mode = Mode.Saxes;
     if (this.#stack.length + replayed.length > MAX_PARSED_DEPTH) {
       // saxes reads no deeper (its lookups walk every open tag), and without them their end tags would end the root.
-      events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, origin);
-      this.#abandoned = true;
+      this.#events.malformed(`elements nested deeper than ${MAX_PARSED_DEPTH} levels; reading stops here`, origin);
+      this.#mode = Mode.Stopped;
       this.#buffer = '';
       this.#pos = 0;
       this.#stack = [];
       return;
     }
-    if (priming !== '') {
-      this.#saxesPriming = true;
-      // A start tag read by the fast path may hold a bare `&` in a value: saxes would read on from it into the document.
-      this.#toSaxes(this.#marked(priming));
-      this.#saxesPriming = false;
-    }
-    this.#markupEnded();
+    bridge.prime(priming);
     this.#buffer = '';
     this.#pos = 0;
     this.#stack = [];
-    this.#writeSaxes(rest);
+    this.#toBridge(rest);
+  }
+
+  /** Gives saxes the next piece of the document; it may stop reading for good. */
+  #toBridge(text: string): void {
+    const bridge = this.#bridge as SaxesBridge;
+    bridge.write(text);
+    if (bridge.stopped) this.#mode = Mode.Stopped;
   }
 
   /** The root's start tag replayed to saxes with the prefixes taken as meant declared, as the fast path read what it holds. */
@@ -1861,291 +1061,4 @@ export class XmlTokenizer {
     for (const [prefix, ns] of this.#rootScope.prefixes) if (!ROOT_SCOPE.prefixes.has(prefix)) declarations += ` xmlns:${prefix}="${ns}"`;
     return raw.replace(/^<[^\s/>]+/, (name) => name + declarations);
   }
-
-  #writeSaxes(chunk: string): void {
-    const held = this.#saxesHeld;
-    if (held.length > 0 && !this.#ending && this.#continuesReference(chunk)) {
-      held.push(chunk);
-      return;
-    }
-    let text = held.length === 0 ? chunk : held.join('') + chunk;
-    held.length = 0;
-    if (!this.#ending && text.indexOf('&') !== -1) {
-      const undecided = UNDECIDED_AMPERSAND.exec(text);
-      if (undecided !== null) {
-        held.push(undecided[0]);
-        text = text.slice(0, undecided.index);
-      }
-    }
-    // Forbidden characters first, so what saxes is given besides holds none but OWN_MARK_CHAR (all replacements keep the length).
-    const clean = mayHoldDisallowedChar(text, false) ? text.replace(DISALLOWED_CHARS, '\uFFFD') : text;
-    const marked = this.#marked(clean);
-    try {
-      if (clean === text) {
-        this.#toSaxesPlacing(marked, 0, marked.length);
-        return;
-      }
-      // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it.
-      let from = 0;
-      DISALLOWED_CHARS.lastIndex = 0;
-      for (let match = DISALLOWED_CHARS.exec(text); match !== null; match = DISALLOWED_CHARS.exec(text)) {
-        if (match.index > from) this.#toSaxesPlacing(marked, from, match.index);
-        from = match.index;
-        if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
-          this.#disallowedReports++;
-          this.#events.malformed(disallowedCharMessage(text, match.index), this.writtenTo());
-          if (this.#events.stopped) {
-            this.#abandoned = true;
-            return;
-          }
-        }
-      }
-      this.#toSaxesPlacing(marked, from, marked.length);
-    } catch (error) {
-      // Thrown from our own handler to stop saxes in the middle of a chunk.
-      if (error !== ABANDONED) throw error;
-    }
-  }
-
-  /**
-   * `text` as saxes is given it: each `&` that starts no reference as BARE_AMPERSAND_MARK, the
-   * document's own U+FDD0 as OWN_MARK_CHAR. It holds no forbidden character.
-   */
-  #marked(text: string): string {
-    let marked = text;
-    if (marked.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-      for (let i = marked.indexOf(BARE_AMPERSAND_MARK); i !== -1; i = marked.indexOf(BARE_AMPERSAND_MARK, i + 1)) this.#ownMarks.push(this.#saxesWritten + i);
-      this.#ownMarksUsed = true;
-      marked = marked.replaceAll(BARE_AMPERSAND_MARK, OWN_MARK_CHAR);
-    }
-    if (marked.indexOf('&') === -1) return marked;
-    return marked.replace(AMPERSAND, this.#markAmpersand);
-  }
-
-  /**
-   * An `&` is bare when it starts no reference, or one to a character the version forbids (`&#0;`;
-   * XML 1.1 allows references to the other control characters): the fast path reads both literally.
-   * A reference to U+FDD0 (the mark itself) becomes one to an entity of the same length that saxes is
-   * told stands for OWN_MARK_CHAR; no name of the document's reaches saxes unmarked but the five predefined.
-   */
-  readonly #markAmpersand = (match: string, decimal: string | undefined, hex: string | undefined): string => {
-    if (match.length === 1) return BARE_AMPERSAND_MARK;
-    if (decimal === undefined && hex === undefined) return match;
-    const code = decimal === undefined ? Number.parseInt(hex as string, 16) : Number.parseInt(decimal, 10);
-    if (code === 0xfdd0) {
-      const name = 'z'.repeat(match.length - 2);
-      (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).ENTITIES[name] = OWN_MARK_CHAR;
-      this.#ownMarksUsed = true;
-      return `&${name};`;
-    }
-    const allowed = this.#xml11 ? code >= 1 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) && code !== 0xfffe && code !== 0xffff : referencedChar(code) !== undefined;
-    return allowed ? match : BARE_AMPERSAND_MARK + match.slice(1);
-  };
-
-  /**
-   * Gives saxes `marked` from `from` to `to`, cut at a bare `&` (BARE_AMPERSAND_MARK) that may be the
-   * first since markup last ended: written up to it, its place is where saxes has got to. Only a `>`
-   * ends markup, so one after another in the same stretch needs no cut.
-   */
-  #toSaxesPlacing(marked: string, from: number, to: number): void {
-    // A markup character or quote was looked for up to here.
-    let scanned = from;
-    for (let mark = marked.indexOf(BARE_AMPERSAND_MARK, from); mark !== -1 && mark < to; mark = marked.indexOf(BARE_AMPERSAND_MARK, mark + 1)) {
-      if (!this.#saxesNewValue) this.#saxesNewValue = hasMarkupOrQuote(marked, scanned, mark);
-      scanned = mark;
-      // One is placed for each text or value: a later one with no markup or quote since is in the same.
-      if (!this.#saxesNewValue) continue;
-      this.#toSaxes(marked.slice(from, mark));
-      from = mark;
-      const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
-      this.#saxesAmpersands.push({ offset: saxes.position, at: this.writtenTo() });
-      this.#saxesNewValue = false;
-    }
-    if (!this.#saxesNewValue) this.#saxesNewValue = hasMarkupOrQuote(marked, scanned, to);
-    this.#toSaxes(marked.slice(from, to));
-  }
-
-  #toSaxes(text: string): void {
-    if (text === '') return;
-    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
-    this.#saxesWritten += text.length;
-    saxes.write(text);
-    // Once a write returns, saxes' `position` counts the chunk twice until the next one starts.
-    saxes.write('');
-    this.#saxesCarriesReturn = text.charCodeAt(text.length - 1) === Char.Return;
-  }
-
-  /** Whether saxes' `error` is only its "disallowed character." for an OWN_MARK_CHAR, which is no error. */
-  #isOwnMark(error: Error): boolean {
-    const marks = this.#ownMarks;
-    if (this.#ownMarksPassed === marks.length || !error.message.endsWith('disallowed character.')) return false;
-    // saxes has read the character when it fails on it.
-    const at = (this.#saxes as SaxesParser<{ xmlns: true; position: true }>).position - 1;
-    while (this.#ownMarksPassed < marks.length && (marks[this.#ownMarksPassed] as number) < at) this.#ownMarksPassed++;
-    // Not passed yet when it matches: saxes may read the character again (after an `unget`).
-    if (this.#ownMarksPassed > 4096) {
-      marks.splice(0, this.#ownMarksPassed);
-      this.#ownMarksPassed = 0;
-    }
-    return marks[this.#ownMarksPassed] === at;
-  }
-
-  /** Whether `chunk` is all digits of the character reference held back, which may be of any length. */
-  #continuesReference(chunk: string): boolean {
-    const start = this.#saxesHeld[0] as string;
-    // No limit on its length: the pieces are kept as they came, and joined once.
-    if (chunk === '' || start[1] !== '#') return false;
-    return (start[2] === 'x' ? HEX_DIGITS : DECIMAL_DIGITS).test(chunk);
-  }
-
-  #closeSaxes(): void {
-    if (this.#saxesHeld.length > 0) this.#writeSaxes('');
-    if (this.#abandoned) return;
-    try {
-      this.#saxes?.close();
-    } catch (error) {
-      if (error !== ABANDONED) throw error;
-    }
-  }
-
-  #saxesPosition(): XmlPosition {
-    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
-    return this.#saxesPositionAt(saxes.line, saxes.columnIndex);
-  }
-
-  /** The document's position for saxes' line and column (0-based, after priming). */
-  #saxesPositionAt(saxesLine: number, saxesColumn: number): XmlPosition {
-    const { line, column, primed } = this.#saxesOrigin;
-    if (saxesLine === 1) return { line, column: column + saxesColumn - primed };
-    return { line: line + saxesLine - 1, column: saxesColumn + 1 };
-  }
-
-  /** The namespace saxes gives a name, or what the fast path reads an undeclared prefix as (saxes gives the prefix). */
-  #saxesNamespace(uri: string, prefix: string): string {
-    return uri === prefix && this.#saxesUnbound.has(prefix) ? assumedNamespace(prefix) : uri;
-  }
-
-  /** What saxes read, with each mark (see #marked) back to what it stood for. */
-  #unmarked(text: string): string {
-    const unmarked = text.indexOf(BARE_AMPERSAND_MARK) === -1 ? text : text.replaceAll(BARE_AMPERSAND_MARK, '&');
-    return !this.#ownMarksUsed || unmarked.indexOf(OWN_MARK_CHAR) === -1 ? unmarked : unmarked.replaceAll(OWN_MARK_CHAR, BARE_AMPERSAND_MARK);
-  }
-
-  #markupEnded(): void {
-    const saxes = this.#saxes as SaxesParser<{ xmlns: true; position: true }>;
-    this.#saxesTextLine = saxes.line;
-    this.#saxesTextColumn = saxes.columnIndex;
-    this.#saxesTextOffset = saxes.position;
-    this.#saxesTextTail = -1;
-    // Those read past belong to what has ended: dropped in one cut (one shift each would be quadratic in a hostile text of them).
-    const ampersands = this.#saxesAmpersands;
-    let passed = 0;
-    while (passed < ampersands.length && (ampersands[passed] as { offset: number }).offset < saxes.position) passed++;
-    if (passed > 0) ampersands.splice(0, passed);
-    this.#saxesAmpersandsSeen = 0;
-  }
-}
-
-/**
- * What saxes is given for an `&` that starts no reference, as the fast path reads it: saxes would
- * read on to the next `;` as an entity name, and lose every entry in between. One UTF-16 unit, as
- * the `&` was, so saxes' positions hold; a noncharacter, seldom in a document.
- */
-const BARE_AMPERSAND_MARK = '\uFDD0';
-/**
- * What saxes is given for the document's own U+FDD0: U+FFFF, forbidden in XML, reaches saxes from
- * no document (it is read as U+FFFD), so saxes' complaint about it is known to be about a mark.
- */
-const OWN_MARK_CHAR = '\uFFFF';
-/** An `&` that starts no reference the fast path would decode (see resolveReference). */
-const AMPERSAND = /&(?:amp|lt|gt|quot|apos|#([0-9]+)|#x([0-9A-Fa-f]+));|&/g;
-/** A declaration of a version other than 1.0: saxes reads the document by XML 1.1's rules. */
-const XML_1_1_DECL = /^<\?xml[ \t\r\n]+version[ \t\r\n]*=[ \t\r\n]*(["'])1\.(?!0\1)[0-9]+\1/;
-/**
- * An `&` near the end of what was written, whose meaning depends on what comes next: kept back until
- * then. A name is one of five short ones; a character reference may have any number of leading zeros.
- */
-const UNDECIDED_AMPERSAND = /&(?:#x[0-9A-Fa-f]*|#[0-9]*|[A-Za-z]{0,4})$/;
-const DECIMAL_DIGITS = /^[0-9]+$/;
-const HEX_DIGITS = /^[0-9A-Fa-f]+$/;
-
-const TEXT_OUTSIDE_ROOT = 'text data outside of root node.';
-const UNEXPECTED_CLOSE_TAG = 'unexpected close tag.';
-const UNCLOSED_TAG = 'unclosed tag: ';
-type HandlerSlot = 'xmldeclHandler' | 'textHandler' | 'piHandler' | 'doctypeHandler' | 'commentHandler' | 'openTagStartHandler' | 'attributeHandler' | 'openTagHandler' | 'closeTagHandler' | 'cdataHandler' | 'errorHandler' | 'endHandler' | 'readyHandler';
-
-/**
- * saxes with its handler slots made in its constructor. `on()` adds each as a new property by a
- * keyed store, and past a dozen such V8 turns the parser into a dictionary, every field it reads a
- * hash lookup: with the ten handlers set here saxes ran 5× slower (436 against 81 ms for 50,000
- * URLs). Named stores in the constructor keep it fast; should saxes rename a slot, `on()` still
- * works, only slower.
- */
-class FastSaxesParser extends SaxesParser<{ xmlns: true; position: true }> {
-  constructor() {
-    super({ xmlns: true, position: true } satisfies SaxesOptions);
-    const slots = this as unknown as Record<HandlerSlot, undefined>;
-    // One named store each: a loop would store by key, as on() does.
-    slots.xmldeclHandler = undefined;
-    slots.textHandler = undefined;
-    slots.piHandler = undefined;
-    slots.doctypeHandler = undefined;
-    slots.commentHandler = undefined;
-    slots.openTagStartHandler = undefined;
-    slots.attributeHandler = undefined;
-    slots.openTagHandler = undefined;
-    slots.closeTagHandler = undefined;
-    slots.cdataHandler = undefined;
-    slots.errorHandler = undefined;
-    slots.endHandler = undefined;
-    slots.readyHandler = undefined;
-  }
-
-  /** saxes makes an Error for each complaint (one per OWN_MARK_CHAR too), whose stack no one reads: it is left out (2 M complaints: 7.5 s with, 1.3 s without). */
-  override makeError(message: string): Error {
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      return super.makeError(message);
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
-  }
-}
-
-/** Thrown through saxes to stop it mid-chunk when the input is too deep to be worth reading. */
-const ABANDONED = Symbol('abandoned');
-const INCOMPLETE = -1;
-const FOREIGN = -2;
-/** A child of the root not taken whole: it goes tag by tag. */
-const NOT_WHOLE = -3;
-const FEW_ATTRIBUTES = 8;
-const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly XmlAttribute[];
-
-function resolveName(qname: string, scope: Scope, isElement: boolean): { ns: string; local: string } | undefined {
-  const colon = qname.indexOf(':');
-  if (colon === -1) return { ns: isElement ? (lookup(scope, '') ?? '') : '', local: qname };
-  if (colon === 0 || colon === qname.length - 1 || qname.indexOf(':', colon + 1) !== -1) return undefined;
-  const prefix = qname.slice(0, colon);
-  if (prefix === 'xmlns') return undefined;
-  const ns = lookup(scope, prefix);
-  return ns === undefined || ns === '' ? undefined : { ns, local: qname.slice(colon + 1) };
-}
-
-/** What an undeclared prefix is read as: its namespace in sitemaps, else one named by the prefix (as saxes names it). */
-function assumedNamespace(prefix: string): string {
-  return Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : prefix;
-}
-
-function unboundPrefixMessage(prefix: string): string {
-  const ns = assumedNamespace(prefix);
-  return `unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${ns === prefix ? 'read as in an unknown namespace' : `read as ${ns}, its namespace in sitemaps`}`;
-}
-
-/** saxes' complaint about a prefix used without a declaration. */
-const SAXES_UNBOUND_PREFIX = /unbound namespace prefix: "([^"]*)"\.$/;
-
-/** saxes prefixes its messages with its own (primed, hence shifted) position; ours replaces it. */
-function stripPosition(message: string): string {
-  return message.replace(/^(?:[^:]*:)?\d+:\d+: /, '');
 }

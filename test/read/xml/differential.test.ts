@@ -14,7 +14,7 @@ import { before, describe, it } from 'node:test';
 import { buildSitemaps, type SitemapRecordInput } from '../../../src/index.ts';
 import { isAscii } from 'node:buffer';
 import { sniffEncoding } from '../../../src/read/decode.ts';
-import { MAX_DEPTH } from '../../../src/read/xml/tokenizer.ts';
+import { MAX_DEPTH } from '../../../src/read/xml/events.ts';
 import { FULL_RECORD } from '../../helpers/full-record.ts';
 import { memorySink } from '../../helpers/memory-sink.ts';
 import { byteByByte, parseChunks, random, randomSplits, readFixture, type ParseResult } from '../../helpers/parse.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fieldOffset, positionIn } from '../../../src/read/xml/locate.ts';
+import { fieldOffset } from '../../../src/read/xml/locate.ts';
+import { positionIn } from '../../../src/read/xml/positions.ts';
 
 describe('locating a field in its entry', () => {
   const entry = [

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapAssembler } from '../../../src/read/xml/assemble.ts';
-import { decodeEntities, XmlTokenizer, type XmlEvents } from '../../../src/read/xml/tokenizer.ts';
+import { decodeEntities } from '../../../src/read/xml/entities.ts';
+import type { XmlEvents } from '../../../src/read/xml/events.ts';
+import { XmlTokenizer } from '../../../src/read/xml/tokenizer.ts';
 import type { ParsedEntry } from '../../../src/read/types.ts';
 
 /**
