@@ -167,6 +167,18 @@ describe('publishing into a folder', () => {
     await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' }), { code: 'SM_OUTPUT_UNWRITABLE' });
   });
 
+  test('a folder the file system will not create (/proc answers ENOENT under a folder that exists) is SM_OUTPUT_UNWRITABLE, not a hang', { skip: process.platform !== 'linux', timeout: 30_000 }, async () => {
+    await assert.rejects(writeSitemaps(urls(1), { outDir: '/proc/sitemapkit-out/maps', baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_UNWRITABLE',
+      message: 'cannot write to output folder "/proc/sitemapkit-out/maps": the file system at "/proc" does not allow creating the folder "/proc/sitemapkit-out"',
+    });
+    // The folder exists, but nothing can be created in it.
+    await assert.rejects(writeSitemaps(urls(1), { outDir: '/proc', baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_UNWRITABLE',
+      message: 'cannot write to output folder "/proc": the file system does not allow creating a folder in it',
+    });
+  });
+
   test('a bad base URL fails before the output folder is created', async () => {
     const dir = join(await tempDir(), 'never');
     await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'example.com' }), { code: 'SM_BAD_BASE_URL' });
