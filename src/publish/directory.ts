@@ -6,12 +6,18 @@
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
  * The marker then becomes the set's manifest (`.sitemapkit-<stem>.json`): only files a manifest lists
  * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe. A published file the new
- * set keeps (`keep`) is neither staged nor moved: it stays with its bytes and mtime, and the new
- * manifest lists it.
+ * set keeps (`keep`), or writes again with the same bytes, is neither staged nor moved: it stays with
+ * its bytes and mtime, and the new manifest lists it.
  *
- * Several runs may share a folder. A staging folder's name says whose it is (host, pid, stem), and a
- * run recovers only those whose owner is gone, so it never pulls the files from under a live run. A
- * run finding a live one with its own stem refuses to start: two commits of one set would mix.
+ * The live index only ever lists files whose bytes are the ones it was written for, even if a run is
+ * killed between two renames: a changed file the live set lists is published under its other name
+ * (`sitemap-2.xml` ↔ `sitemap-2b.xml`), so nothing the live index lists is replaced before the index
+ * itself, and the old file goes only after.
+ *
+ * Several runs may share a folder. A run first claims its stem (`.sitemapkit-lock-<stem>`, one file
+ * in it naming the run): of runs of one stem only one holds it, the others are refused at once. A
+ * staging folder's name says whose it is (host, pid, stem), and a run recovers only those whose owner
+ * is gone, so it never pulls the files from under a live run; a gone owner's claim passes on.
  * Nor may two sets share a file (`sitemap` splits into `sitemap-1.xml`, the single file of the stem
  * `sitemap-1`): a run whose files another set's manifest lists refuses before it commits.
  */
@@ -47,6 +53,13 @@ interface Owner {
   host: string;
   pid: number;
   stem: string;
+}
+
+/** An opened folder: this run's staging folder, its claim on the stem, and the set published when it was claimed. */
+interface Opened {
+  folder: string;
+  claim: Claim;
+  live: Commit | undefined;
 }
 
 /** A stem claimed by this run: its lock folder and the owner file in it. */
@@ -85,17 +98,18 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     throw new SitemapError('SM_BAD_OPTION', `gzipLevel must be a whole number from 0 to 9, got ${gzipLevel}`);
   }
   const level = gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
-  let opening: Promise<{ folder: string; claim: Claim }> | undefined;
+  const entryPoint = `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`;
+  let opening: Promise<Opened> | undefined;
   /** The outermost folder this run created on the way to `outDir`: a run that publishes nothing removes it again. */
   let made: string | undefined;
-  const open = (): Promise<{ folder: string; claim: Claim }> => {
+  const openFolder = (): Promise<Opened> => {
     if (opening === undefined) {
-      opening = openStaging(outDir, options.filename, `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`, (first) => (made = first));
+      opening = openStaging(outDir, options.filename, entryPoint, (first) => (made = first));
       opening.catch(() => {}); // a failure surfaces through the first write or finish; this only keeps it from counting as unhandled
     }
     return opening;
   };
-  const staging = async (): Promise<string> => (await open()).folder;
+  const staging = async (): Promise<string> => (await openFolder()).folder;
   let released = false;
   /** Gives the stem up once, after the commit or the abort. */
   const release = async (): Promise<void> => {
@@ -123,6 +137,13 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   const fail = (name: string, cause: unknown): SitemapError =>
     new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
   const compressing = new Set<StreamingGzip>();
+  /** Stages a finished file under the name it is published as (`placeFile`), unless it is published as it is already; returns that name. */
+  const publish = async (name: string, folder: string, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<string> => {
+    const placed = await placeFile(outDir, name, name === entryPoint, live, bytes);
+    stagedNames.add(placed.name);
+    if (!placed.unchanged) await writeChunks(join(folder, placed.name), bytes);
+    return placed.name;
+  };
 
   return {
     create() {
@@ -136,10 +157,9 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
           },
           async finish(name, head, tail) {
             stage(name);
-            const folder = await staging();
+            const { folder, live } = await openFolder();
             try {
-              await writeChunks(join(folder, name), [head, ...chunks, tail]);
-              return {};
+              return { name: await publish(name, folder, live, [head, ...chunks, tail]) };
             } catch (cause) {
               throw fail(name, cause);
             }
@@ -153,12 +173,11 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         write: (chunk) => opened(gzip.write(chunk)),
         async finish(name, head, tail) {
           stage(name);
-          const folder = await staging();
+          const { folder, live } = await openFolder();
           try {
             const file = await gzip.finish(head, tail);
             compressing.delete(gzip);
-            await writeChunks(join(folder, name), file);
-            return { compressedBytes: file.reduce((n, part) => n + part.length, 0) };
+            return { compressedBytes: file.reduce((n, part) => n + part.length, 0), name: await publish(name, folder, live, file) };
           } catch (cause) {
             throw fail(name, cause);
           }
@@ -223,7 +242,7 @@ async function isFile(path: string): Promise<boolean> {
  * folder. A set holding the entry point every run writes is found here, before a long build rather
  * than after.
  */
-async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<{ folder: string; claim: Claim }> {
+async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<Opened> {
   try {
     await makeFolders(outDir, onMade);
     await access(outDir, constants.W_OK);
@@ -235,6 +254,7 @@ async function openStaging(outDir: string, stem: string, entryPoint: string, onM
   const name = stagingName(stem);
   const folder = join(outDir, name);
   ours.add(name);
+  let live: Commit | undefined;
   try {
     try {
       await mkdir(folder);
@@ -243,6 +263,8 @@ async function openStaging(outDir: string, stem: string, entryPoint: string, onM
     }
     await recoverInterruptedRuns(outDir, name, stem);
     await refuseFilesOfOtherSets(outDir, stem, [entryPoint]);
+    // Read under the claim and after recovery: no other run changes the set until this one commits.
+    live = await readCommit(join(outDir, manifestName(stem)));
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     ours.delete(name);
@@ -250,7 +272,57 @@ async function openStaging(outDir: string, stem: string, entryPoint: string, onM
     if (error instanceof SitemapError) throw error;
     throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot recover an interrupted run in "${outDir}": ${describeFsError(error)}`, { cause: error });
   }
-  return { folder, claim };
+  return { folder, claim, live };
+}
+
+/**
+ * The name a finished file is published under, and whether the file there is it already. A file of
+ * the live set whose bytes are the same stays as it is (bytes and mtime). A changed file the live set
+ * lists takes its other name, `sitemap-2.xml` ↔ `sitemap-2b.xml`: it is moved into place before the
+ * index that lists it, and the live index keeps listing the old file, untouched, until the new index
+ * replaces it in one rename. The entry point keeps its name; its rename is that switch.
+ */
+async function placeFile(outDir: string, name: string, isEntryPoint: boolean, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<{ name: string; unchanged: boolean }> {
+  if (live === undefined) return { name, unchanged: false };
+  const other = otherName(name);
+  for (const candidate of isEntryPoint ? [name] : [name, other]) {
+    if (live.files.includes(candidate) && (await holds(join(outDir, candidate), bytes))) return { name: candidate, unchanged: true };
+  }
+  return { name: !isEntryPoint && live.files.includes(name) ? other : name, unchanged: false };
+}
+
+/** `sitemap-2.xml` → `sitemap-2b.xml`, `sitemap-2.xml.gz` → `sitemap-2b.xml.gz`. */
+function otherName(name: string): string {
+  const extension = /\.xml(\.gz)?$/.exec(name)?.[0] ?? '';
+  return `${name.slice(0, name.length - extension.length)}b${extension}`;
+}
+
+/** Whether the file at `path` holds exactly `bytes`, read 64 KiB at a time and only when the sizes agree. */
+async function holds(path: string, bytes: readonly Uint8Array[]): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) return false;
+    throw error;
+  }
+  try {
+    if ((await handle.stat()).size !== bytes.reduce((n, part) => n + part.length, 0)) return false;
+    const buffer = new Uint8Array(64 * 1024);
+    let position = 0;
+    for (const part of bytes) {
+      for (let offset = 0; offset < part.length; ) {
+        const length = Math.min(buffer.length, part.length - offset);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
+        if (bytesRead !== length || Buffer.compare(buffer.subarray(0, length), part.subarray(offset, offset + length)) !== 0) return false;
+        offset += length;
+        position += length;
+      }
+    }
+    return true;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
