@@ -337,6 +337,41 @@ describe('runs sharing a folder', () => {
     assert.deepEqual((await stagingFolders(dir)).sort(), [foreignLive, liveRun].sort());
   });
 
+  test("a stem's claim held by a live process refuses the run; a gone process's claim passes to it; a claim naming no run is a clear conflict", async (t) => {
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    t.after(() => live.kill());
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    assert.ok(live.pid !== undefined && ended.pid !== undefined);
+    const dir = await tempDir();
+    const lock = join(dir, '.sitemapkit-lock-sitemap');
+    const claimBy = async (pid: number): Promise<void> => {
+      await rm(lock, { recursive: true, force: true });
+      await mkdir(lock);
+      await writeFile(join(lock, `owner-${THIS_HOST}-${pid}-0123456789ab`), '');
+    };
+    await claimBy(live.pid);
+    await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: `another run (process ${live.pid}) is publishing the "sitemap" set into "${dir}"; runs into one folder at once need different file names`,
+    });
+    assert.deepEqual(await readdir(dir), ['.sitemapkit-lock-sitemap']);
+
+    await claimBy(ended.pid);
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' });
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml']);
+
+    // An empty claim folder is no claim (a rename replaces an empty folder); one holding something else is not ours to remove.
+    await rm(lock, { recursive: true, force: true });
+    await mkdir(lock);
+    await writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' });
+    await mkdir(lock);
+    await writeFile(join(lock, 'notes.txt'), 'mine');
+    await assert.rejects(writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: `"${lock}" claims the "sitemap" set but names no run; remove it if no run is publishing into "${dir}"`,
+    });
+  });
+
   test('a staging folder with this process\'s pid but no run of it in progress is a dead earlier process\'s (pids are reused, as in containers)', async () => {
     const dir = await tempDir();
     const left = stagingOf(process.pid, 'sitemap');
