@@ -92,6 +92,9 @@ export interface SitemapSink {
 export interface SitemapFileWriter {
   /** The next body chunk. A returned promise asks the builder to wait for it (e.g. to let a compressor catch up). */
   write(chunk: Uint8Array): Promise<void> | undefined;
-  /** Stages the file `name`: `head`, the chunks written, then `tail`. */
-  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number }>;
+  /**
+   * Stages the file `name`: `head`, the chunks written, then `tail`. `name` in the answer is the name
+   * it is published under, when the sink chose another (a changed file the live index lists).
+   */
+  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number; name?: string }>;
 }

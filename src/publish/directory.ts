@@ -6,19 +6,25 @@
  * dies after it is rolled forward by the next run. Either way the next run clears the staging folder.
  * The marker then becomes the set's manifest (`.sitemapkit-<stem>.json`): only files a manifest lists
  * are ever removed, so a user's own `sitemap-2024.xml` beside ours is safe. A published file the new
- * set keeps (`keep`) is neither staged nor moved: it stays with its bytes and mtime, and the new
- * manifest lists it.
+ * set keeps (`keep`), or writes again with the same bytes, is neither staged nor moved: it stays with
+ * its bytes and mtime, and the new manifest lists it.
  *
- * Several runs may share a folder. A staging folder's name says whose it is (host, pid, stem), and a
- * run recovers only those whose owner is gone, so it never pulls the files from under a live run. A
- * run finding a live one with its own stem refuses to start: two commits of one set would mix.
+ * The live index only ever lists files whose bytes are the ones it was written for, even if a run is
+ * killed between two renames: a changed file the live set lists is published under its other name
+ * (`sitemap-2.xml` ↔ `sitemap-2b.xml`), so nothing the live index lists is replaced before the index
+ * itself, and the old file goes only after.
+ *
+ * Several runs may share a folder. A run first claims its stem (`.sitemapkit-lock-<stem>`, one file
+ * in it naming the run): of runs of one stem only one holds it, the others are refused at once. A
+ * staging folder's name says whose it is (host, pid, stem), and a run recovers only those whose owner
+ * is gone, so it never pulls the files from under a live run; a gone owner's claim passes on.
  * Nor may two sets share a file (`sitemap` splits into `sitemap-1.xml`, the single file of the stem
  * `sitemap-1`): a run whose files another set's manifest lists refuses before it commits.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
@@ -49,6 +55,26 @@ interface Owner {
   stem: string;
 }
 
+/** An opened folder: this run's staging folder, its claim on the stem, and the set published when it was claimed. */
+interface Opened {
+  folder: string;
+  claim: Claim;
+  live: Commit | undefined;
+}
+
+/** A stem claimed by this run: its lock folder and the owner file in it. */
+interface Claim {
+  lock: string;
+  owner: string;
+}
+
+/** `.sitemapkit-lock-<stem>`: while a run publishes a stem, this folder holds one file naming the run. */
+const LOCK_PREFIX = '.sitemapkit-lock-';
+/** `owner-<host>-<pid>-<random>`. */
+const LOCK_OWNER = /^owner-([0-9a-f]{8})-([1-9][0-9]*)-[0-9a-f]{12}$/;
+/** Each failed attempt means another run claimed or released the stem meanwhile: this bounds a livelock, not a wait. */
+const MAX_CLAIM_ATTEMPTS = 8;
+
 const manifestName = (stem: string): string => `.sitemapkit-${stem}.json`;
 const MANIFEST = /^\.sitemapkit-(.+)\.json$/;
 const stagingName = (stem: string): string => `${STAGING_PREFIX}${HOST}-${pid}-${randomBytes(6).toString('hex')}-${stem}`;
@@ -72,15 +98,25 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     throw new SitemapError('SM_BAD_OPTION', `gzipLevel must be a whole number from 0 to 9, got ${gzipLevel}`);
   }
   const level = gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
-  let opening: Promise<string> | undefined;
+  const entryPoint = `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`;
+  let opening: Promise<Opened> | undefined;
   /** The outermost folder this run created on the way to `outDir`: a run that publishes nothing removes it again. */
   let made: string | undefined;
-  const staging = (): Promise<string> => {
+  const openFolder = (): Promise<Opened> => {
     if (opening === undefined) {
-      opening = openStaging(outDir, options.filename, `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`, (first) => (made = first));
+      opening = openStaging(outDir, options.filename, entryPoint, (first) => (made = first));
       opening.catch(() => {}); // a failure surfaces through the first write or finish; this only keeps it from counting as unhandled
     }
     return opening;
+  };
+  const staging = async (): Promise<string> => (await openFolder()).folder;
+  let released = false;
+  /** Gives the stem up once, after the commit or the abort. */
+  const release = async (): Promise<void> => {
+    const opened = await opening?.catch(() => undefined);
+    if (opened === undefined || released) return;
+    released = true;
+    await releaseStem(outDir, opened.claim);
   };
   let waited = false;
   /** The builder waits for the folder with the first body chunk, so an unusable folder fails a long run early. */
@@ -101,6 +137,13 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   const fail = (name: string, cause: unknown): SitemapError =>
     new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
   const compressing = new Set<StreamingGzip>();
+  /** Stages a finished file under the name it is published as (`placeFile`), unless it is published as it is already; returns that name. */
+  const publish = async (name: string, folder: string, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<string> => {
+    const placed = await placeFile(outDir, name, name === entryPoint, live, bytes);
+    stagedNames.add(placed.name);
+    if (!placed.unchanged) await writeChunks(join(folder, placed.name), bytes);
+    return placed.name;
+  };
 
   return {
     create() {
@@ -114,10 +157,9 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
           },
           async finish(name, head, tail) {
             stage(name);
-            const folder = await staging();
+            const { folder, live } = await openFolder();
             try {
-              await writeChunks(join(folder, name), [head, ...chunks, tail]);
-              return {};
+              return { name: await publish(name, folder, live, [head, ...chunks, tail]) };
             } catch (cause) {
               throw fail(name, cause);
             }
@@ -131,12 +173,11 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         write: (chunk) => opened(gzip.write(chunk)),
         async finish(name, head, tail) {
           stage(name);
-          const folder = await staging();
+          const { folder, live } = await openFolder();
           try {
             const file = await gzip.finish(head, tail);
             compressing.delete(gzip);
-            await writeChunks(join(folder, name), file);
-            return { compressedBytes: file.reduce((n, part) => n + part.length, 0) };
+            return { compressedBytes: file.reduce((n, part) => n + part.length, 0), name: await publish(name, folder, live, file) };
           } catch (cause) {
             throw fail(name, cause);
           }
@@ -163,6 +204,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         committed = true;
         await applyCommit(outDir, folder, commit);
         ours.delete(basename(folder));
+        await release();
       } catch (cause) {
         if (cause instanceof SitemapError) throw cause;
         throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot publish into "${outDir}": ${describeFsError(cause)}`, { cause });
@@ -170,12 +212,13 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     },
     async abort() {
       for (const gzip of compressing) gzip.destroy();
-      const folder = await opening?.catch(() => undefined);
+      const folder = (await opening?.catch(() => undefined))?.folder;
       if (folder !== undefined) {
         // Past the marker the set is published in part: the folder stays for the next run to roll forward.
         if (!committed) await rm(folder, { recursive: true, force: true });
         ours.delete(basename(folder));
       }
+      await release();
       if (!committed && made !== undefined) await removeEmptyFolders(outDir, made);
     },
   };
@@ -194,36 +237,174 @@ async function isFile(path: string): Promise<boolean> {
 }
 
 /**
- * Creates this run's staging folder, then recovers the folders of runs that are gone. The folder
- * comes first, so of two runs of one stem starting together at least one sees the other. A set
- * holding the entry point every run writes is found here, before a long build rather than after.
+ * Claims the stem, creates this run's staging folder, then recovers the folders of runs that are
+ * gone. Of runs of one stem starting together exactly one claims it; the others make no staging
+ * folder. A set holding the entry point every run writes is found here, before a long build rather
+ * than after.
  */
-async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<string> {
+async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<Opened> {
   try {
-    const first = await mkdir(outDir, { recursive: true });
-    if (first !== undefined) onMade(first);
+    await makeFolders(outDir, onMade);
     await access(outDir, constants.W_OK);
   } catch (cause) {
+    if (cause instanceof SitemapError) throw cause;
     throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
   }
+  const claim = await claimStem(outDir, stem);
   const name = stagingName(stem);
   const folder = join(outDir, name);
-  try {
-    await mkdir(folder);
-  } catch (cause) {
-    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot create a staging folder in "${outDir}": ${describeFsError(cause)}`, { cause });
-  }
   ours.add(name);
+  let live: Commit | undefined;
   try {
+    try {
+      await mkdir(folder);
+    } catch (cause) {
+      throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot create a staging folder in "${outDir}": ${describeFsError(cause)}`, { cause });
+    }
     await recoverInterruptedRuns(outDir, name, stem);
     await refuseFilesOfOtherSets(outDir, stem, [entryPoint]);
+    // Read under the claim and after recovery: no other run changes the set until this one commits.
+    live = await readCommit(join(outDir, manifestName(stem)));
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     ours.delete(name);
+    await releaseStem(outDir, claim);
     if (error instanceof SitemapError) throw error;
     throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot recover an interrupted run in "${outDir}": ${describeFsError(error)}`, { cause: error });
   }
-  return folder;
+  return { folder, claim, live };
+}
+
+/**
+ * The name a finished file is published under, and whether the file there is it already. A file of
+ * the live set whose bytes are the same stays as it is (bytes and mtime). A changed file the live set
+ * lists takes its other name, `sitemap-2.xml` ↔ `sitemap-2b.xml`: it is moved into place before the
+ * index that lists it, and the live index keeps listing the old file, untouched, until the new index
+ * replaces it in one rename. The entry point keeps its name; its rename is that switch.
+ */
+async function placeFile(outDir: string, name: string, isEntryPoint: boolean, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<{ name: string; unchanged: boolean }> {
+  if (live === undefined) return { name, unchanged: false };
+  const other = otherName(name);
+  for (const candidate of isEntryPoint ? [name] : [name, other]) {
+    if (live.files.includes(candidate) && (await holds(join(outDir, candidate), bytes))) return { name: candidate, unchanged: true };
+  }
+  return { name: !isEntryPoint && live.files.includes(name) ? other : name, unchanged: false };
+}
+
+/** `sitemap-2.xml` → `sitemap-2b.xml`, `sitemap-2.xml.gz` → `sitemap-2b.xml.gz`. */
+function otherName(name: string): string {
+  const extension = /\.xml(\.gz)?$/.exec(name)?.[0] ?? '';
+  return `${name.slice(0, name.length - extension.length)}b${extension}`;
+}
+
+/** Whether the file at `path` holds exactly `bytes`, read 64 KiB at a time and only when the sizes agree. */
+async function holds(path: string, bytes: readonly Uint8Array[]): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    if (hasCode(error, 'ENOENT')) return false;
+    throw error;
+  }
+  try {
+    if ((await handle.stat()).size !== bytes.reduce((n, part) => n + part.length, 0)) return false;
+    const buffer = new Uint8Array(64 * 1024);
+    let position = 0;
+    for (const part of bytes) {
+      for (let offset = 0; offset < part.length; ) {
+        const length = Math.min(buffer.length, part.length - offset);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
+        if (bytesRead !== length || Buffer.compare(buffer.subarray(0, length), part.subarray(offset, offset + length)) !== 0) return false;
+        offset += length;
+        position += length;
+      }
+    }
+    return true;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Claims `stem` for this run, or fails with SM_OUTPUT_CONFLICT naming the live run that has it. The
+ * lock folder is made whole under a staging name and renamed into place: a rename onto a folder that
+ * holds a file fails, so of runs starting together exactly one succeeds, and none sees a lock folder
+ * without its owner. A gone owner's claim passes by renaming its owner file to this run's, which
+ * likewise only one run can do (the others find the file gone and look again).
+ */
+async function claimStem(outDir: string, stem: string): Promise<Claim> {
+  const owner = `owner-${HOST}-${pid}-${randomBytes(6).toString('hex')}`;
+  const lock = join(outDir, `${LOCK_PREFIX}${stem}`);
+  const readyName = stagingName('');
+  const ready = join(outDir, readyName);
+  ours.add(readyName);
+  ours.add(owner);
+  try {
+    try {
+      await mkdir(ready);
+      await writeFile(join(ready, owner), '');
+    } catch (cause) {
+      if (hasCode(cause, 'ENOENT')) throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": the file system does not allow creating a folder in it`, { cause });
+      throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": ${describeFsError(cause)}`, { cause });
+    }
+    for (let attempt = 0; attempt < MAX_CLAIM_ATTEMPTS; attempt++) {
+      try {
+        await rename(ready, lock);
+        return { lock, owner };
+      } catch (error) {
+        if (!hasCode(error, 'ENOTEMPTY') && !hasCode(error, 'EEXIST')) throw error;
+      }
+      let holder: string | undefined;
+      try {
+        holder = (await readdir(lock)).find((entry) => LOCK_OWNER.test(entry));
+      } catch (error) {
+        if (hasCode(error, 'ENOENT')) continue; // released meanwhile
+        throw error;
+      }
+      if (holder === undefined) {
+        throw new SitemapError('SM_OUTPUT_CONFLICT', `"${lock}" claims the "${stem}" set but names no run; remove it if no run is publishing into "${outDir}"`);
+      }
+      const [, host = '', holderPid = ''] = LOCK_OWNER.exec(holder) ?? [];
+      const who: Owner = { host, pid: Number(holderPid), stem };
+      if (!(await isGone(join(lock, holder), holder, who))) throw liveRun(outDir, who);
+      try {
+        await rename(join(lock, holder), join(lock, owner));
+        return { lock, owner };
+      } catch (error) {
+        if (!hasCode(error, 'ENOENT')) throw error; // else another run took it over first
+      }
+    }
+    throw new SitemapError('SM_OUTPUT_CONFLICT', `cannot claim the "${stem}" set in "${outDir}": other runs claimed and released it ${MAX_CLAIM_ATTEMPTS} times meanwhile`);
+  } catch (error) {
+    ours.delete(owner);
+    throw error;
+  } finally {
+    await rm(ready, { recursive: true, force: true });
+    ours.delete(readyName);
+  }
+}
+
+/** Gives a claim up: the lock folder leaves its place in one rename, then goes. A failure leaves it to be taken over as a gone run's. */
+async function releaseStem(outDir: string, claim: Claim): Promise<void> {
+  const gone = stagingName('');
+  ours.add(gone);
+  try {
+    await rename(claim.lock, join(outDir, gone));
+    await rm(join(outDir, gone), { recursive: true, force: true });
+  } catch {
+    // The owner file names this process: once it is out of `ours`, a later run takes the claim over.
+  } finally {
+    ours.delete(gone);
+    ours.delete(claim.owner);
+  }
+}
+
+function liveRun(outDir: string, owner: Owner): SitemapError {
+  return new SitemapError('SM_OUTPUT_CONFLICT', `another run (process ${owner.pid}${owner.host === HOST ? '' : ' on another machine'}) is publishing the "${owner.stem}" set into "${outDir}"; runs into one folder at once need different file names`);
+}
+
+function hasCode(error: unknown, code: string): boolean {
+  return (error as { code?: unknown }).code === code;
 }
 
 /**
@@ -264,6 +445,42 @@ async function refuseFilesOfOtherSets(outDir: string, stem: string, names: reado
   }
 }
 
+/**
+ * Creates `outDir` and its missing parents one level at a time. Node's recursive mkdir never ends
+ * where mkdir answers ENOENT under a folder that exists (as in /proc): it makes the parent, which
+ * exists, and tries again. Here a level that cannot be made under an existing one is a refusal.
+ */
+async function makeFolders(outDir: string, onMade: (first: string) => void): Promise<void> {
+  const missing: string[] = [];
+  let folder = resolve(outDir);
+  // Up to the nearest folder that exists: at most one step a path segment.
+  for (;;) {
+    try {
+      await stat(folder);
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(folder) === folder) throw error;
+    }
+    missing.push(folder);
+    folder = dirname(folder);
+  }
+  let made = false;
+  for (const level of missing.reverse()) {
+    try {
+      await mkdir(level);
+      if (!made) onMade(level);
+      made = true;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === 'EEXIST' && (await stat(level)).isDirectory()) continue; // another run made it meanwhile
+      if (code === 'ENOENT') {
+        throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": the file system at "${dirname(level)}" does not allow creating the folder "${level}"`, { cause: error });
+      }
+      throw error;
+    }
+  }
+}
+
 /** Removes `dir` and its parents up to `outermost` while they are empty (another run may have put files there since). */
 async function removeEmptyFolders(dir: string, outermost: string): Promise<void> {
   for (let folder = dir; ; folder = dirname(folder)) {
@@ -286,15 +503,36 @@ async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise
   }
 }
 
-/** Rolls forward or clears the staging folders of runs that are gone; fails if a live run publishes `stem` too. */
+/**
+ * Rolls forward or clears the staging folders of runs that are gone; fails if a live run publishes
+ * `stem` too (a run of a version that took no claim). Another set's commit is rolled forward only
+ * under that set's claim, so it never lands in the middle of a run of that set, which rolls it
+ * forward itself.
+ */
 async function recoverInterruptedRuns(outDir: string, own: string, stem: string): Promise<void> {
   for (const entry of await readdir(outDir, { withFileTypes: true })) {
     if (!entry.isDirectory() || !entry.name.startsWith(STAGING_PREFIX) || entry.name === own) continue;
     const owner = ownerOf(entry.name);
-    if (await isGone(outDir, entry.name, owner)) {
-      await recover(outDir, entry.name, owner?.stem ?? '');
-    } else if (owner?.stem === stem) {
-      throw new SitemapError('SM_OUTPUT_CONFLICT', `another run (process ${owner.pid}${owner.host === HOST ? '' : ' on another machine'}) is publishing the "${stem}" set into "${outDir}"; runs into one folder at once need different file names`);
+    if (!(await isGone(join(outDir, entry.name), entry.name, owner))) {
+      if (owner?.stem === stem) throw liveRun(outDir, owner);
+      continue;
+    }
+    const commit = await readCommit(join(outDir, entry.name, COMMIT_MARKER));
+    if (commit === undefined || commit.stem === stem) {
+      await recover(outDir, entry.name, commit?.stem ?? '');
+      continue;
+    }
+    let claim: Claim;
+    try {
+      claim = await claimStem(outDir, commit.stem);
+    } catch (error) {
+      if (error instanceof SitemapError && error.code === 'SM_OUTPUT_CONFLICT') continue;
+      throw error;
+    }
+    try {
+      await recover(outDir, entry.name, commit.stem);
+    } finally {
+      await releaseStem(outDir, claim);
     }
   }
 }
@@ -306,12 +544,13 @@ function ownerOf(name: string): Owner | undefined {
   return { host, pid: Number(owner), stem };
 }
 
-async function isGone(outDir: string, name: string, owner: Owner | undefined): Promise<boolean> {
+/** Whether the run owning `path` (named `name`) is gone. */
+async function isGone(path: string, name: string, owner: Owner | undefined): Promise<boolean> {
   // A name without an owner was made before owners were recorded.
   if (owner === undefined) return true;
   if (owner.host !== HOST) {
     try {
-      return Date.now() - (await stat(join(outDir, name))).mtimeMs > FOREIGN_STALE_MS;
+      return Date.now() - (await stat(path)).mtimeMs > FOREIGN_STALE_MS;
     } catch {
       return true; // gone already: recover() finds nothing to claim
     }

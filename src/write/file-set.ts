@@ -46,7 +46,7 @@ interface StagedFile {
   slot: number;
   name: string;
   part: SitemapPart;
-  written: Promise<{ compressedBytes?: number }>;
+  written: Promise<{ compressedBytes?: number; name?: string }>;
 }
 
 export class FileSet implements OpenFiles {
@@ -151,13 +151,16 @@ export class FileSet implements OpenFiles {
     const entryPoint = `${stem}${extension}`;
     if (this.#held !== undefined) {
       await this.#stage(entryPoint, this.#held);
-      return this.#describe();
+      return (await this.#describe()).map(({ file }) => file);
     }
-    const index: SitemapIndexEntry[] = this.#staged.sort((a, b) => a.slot - b.slot).map(({ name, part }) => indexEntry(name, part, base));
+    this.#staged.sort((a, b) => a.slot - b.slot);
+    // The index lists each file under the name the sink published it as.
+    const children = await this.#describe();
+    const files = children.map(({ file }) => file);
+    const index: SitemapIndexEntry[] = children.map(({ file, part }) => indexEntry(file.name, part, base));
     const xml = serializeSitemapIndex(index, stylesheet);
-    const written = this.#sink.create().finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
-    const files = await this.#describe();
-    const { compressedBytes } = await written;
+    if (utf8Length(xml) > this.#options.limits.maxBytes) throw this.#indexTooLarge(index.length);
+    const { compressedBytes } = await this.#sink.create().finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
     const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
     if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
     files.push(file);
@@ -177,9 +180,11 @@ export class FileSet implements OpenFiles {
   #list(name: string, part: SitemapPart): void {
     const { base, limits } = this.#options;
     this.#indexBytes += serializeSitemapIndex([indexEntry(name, part, base)]).length - serializeSitemapIndex([]).length;
-    if (this.#indexBytes > limits.maxBytes) {
-      throw new SitemapError('SM_INDEX_LIMIT', `the index of ${this.#staged.length + 1} sitemap files would be more than ${limits.maxBytes} bytes (maxBytesPerFile, --max-bytes); an index cannot be split (indexes cannot nest, R22): allow larger files`);
-    }
+    if (this.#indexBytes > limits.maxBytes) throw this.#indexTooLarge(this.#staged.length + 1);
+  }
+
+  #indexTooLarge(files: number): SitemapError {
+    return new SitemapError('SM_INDEX_LIMIT', `the index of ${files} sitemap files would be more than ${this.#options.limits.maxBytes} bytes (maxBytesPerFile, --max-bytes); an index cannot be split (indexes cannot nest, R22): allow larger files`);
   }
 
   async #stage(name: string, { slot, writer, head, tail, part }: ClosedFile): Promise<void> {
@@ -191,13 +196,14 @@ export class FileSet implements OpenFiles {
     if (this.#inFlight.length > MAX_WRITES_IN_FLIGHT) await this.#inFlight.shift();
   }
 
-  async #describe(): Promise<WrittenFile[]> {
-    const files: WrittenFile[] = [];
-    for (const { name, part, written } of this.#staged) {
-      const { compressedBytes } = await written;
+  /** The staged files once written, each under the name the sink published it as. */
+  async #describe(): Promise<{ file: WrittenFile; part: SitemapPart }[]> {
+    const files: { file: WrittenFile; part: SitemapPart }[] = [];
+    for (const { name: asked, part, written } of this.#staged) {
+      const { compressedBytes, name = asked } = await written;
       const file: WrittenFile = { name, url: new URL(name, this.#options.base).href, kind: 'urlset', entries: part.urls, bytes: part.bytes };
       if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
-      files.push(file);
+      files.push({ file, part });
     }
     return files;
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -44,4 +44,15 @@ test('two builds into one folder at once, from two processes with different --fi
   assert.equal((JSON.parse(stdout) as { urls: number }).urls, 3001);
   assert.deepEqual((await readdir(out)).sort(), ['.sitemapkit-blog.json', '.sitemapkit-products.json', 'blog.xml', 'products.xml']);
   assert.match(await readFile(join(out, 'products.xml'), 'utf8'), /products\/last/);
+});
+
+test('an output folder the file system will not create (under /proc) is refused in one sentence, exit 1, without hanging', { skip: process.platform !== 'linux', timeout: 60_000 }, async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'five.txt'), Array.from({ length: 5 }, (_, i) => `https://example.com/${i}\n`).join(''));
+  const bin = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
+  // A child process with a deadline: a run that spins forever is killed and shows as a null status.
+  const result = spawnSync(process.execPath, [bin, 'build', '-i', 'five.txt', '-o', '/proc/sitemapkit-out/maps', ...BASE], { cwd, encoding: 'utf8', timeout: 30_000 });
+  assert.equal(result.status, 1, `status ${result.status}, signal ${result.signal}`);
+  assert.equal(result.stderr, 'sitemapkit: cannot write to output folder "/proc/sitemapkit-out/maps": the file system at "/proc" does not allow creating the folder "/proc/sitemapkit-out"\n');
+  assert.equal(result.stdout, '');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -119,6 +119,49 @@ describe('publishing into a folder', () => {
     assert.equal(await readFile(join(dir, 'sitemap-2024.xml'), 'utf8'), 'hand-made archive sitemap');
   });
 
+  test('a changed file the live index lists takes its other name (sitemap-1.xml ↔ sitemap-1b.xml); an unchanged one keeps its name, bytes and mtime', async () => {
+    const dir = await tempDir();
+    const base = { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 };
+    const longAgo = new Date('2020-01-02T03:04:05Z');
+    const index = async (): Promise<string[]> => [...(await readFile(join(dir, 'sitemap.xml'), 'utf8')).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '');
+    await writeSitemaps(urls(30), base);
+    await utimes(join(dir, 'sitemap-2.xml'), longAgo, longAgo);
+    const second = await readFile(join(dir, 'sitemap-2.xml'));
+
+    // The first file's ten URLs change, the other two files' do not, five more make a fourth file.
+    const changed = [...urls(10, 'b'), ...urls(30).slice(10), ...urls(5, 'c')];
+    const summary = await writeSitemaps(changed, base);
+    assert.deepEqual(summary.files.map((f) => f.name), ['sitemap-1b.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+    assert.deepEqual(await index(), ['https://example.com/sitemap-1b.xml', 'https://example.com/sitemap-2.xml', 'https://example.com/sitemap-3.xml', 'https://example.com/sitemap-4.xml']);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1b.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+    assert.deepEqual(await readFile(join(dir, 'sitemap-2.xml')), second);
+    assert.equal((await stat(join(dir, 'sitemap-2.xml'))).mtimeMs, longAgo.getTime());
+
+    // Changed again, a file goes back to its first name; the same input again leaves every file as it is.
+    await writeSitemaps(urls(30), base);
+    assert.deepEqual(await index(), ['https://example.com/sitemap-1.xml', 'https://example.com/sitemap-2.xml', 'https://example.com/sitemap-3.xml']);
+    const published = await snapshot(dir);
+    for (const name of ['sitemap.xml', 'sitemap-1.xml', 'sitemap-3.xml']) await utimes(join(dir, name), longAgo, longAgo);
+    await writeSitemaps(urls(30), base);
+    assert.deepEqual(await snapshot(dir), published);
+    for (const name of ['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']) assert.equal((await stat(join(dir, name))).mtimeMs, longAgo.getTime(), name);
+
+    // Into an empty folder the names are always the first ones: the same input gives the same files.
+    const empty = await tempDir();
+    await writeSitemaps(changed, { ...base, outDir: empty });
+    assert.deepEqual((await readdir(empty)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+  });
+
+  test('with gzip the other name is sitemap-1b.xml.gz', async () => {
+    const dir = await tempDir();
+    const base = { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzip: true };
+    await writeSitemaps(urls(20), base);
+    const summary = await writeSitemaps([...urls(10), ...urls(10, 'b')], base);
+    assert.deepEqual(summary.files.map((f) => f.name), ['sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml.gz']);
+    assert.match(gunzipSync(await readFile(join(dir, 'sitemap.xml.gz'))).toString(), /<loc>https:\/\/example\.com\/sitemap-2b\.xml\.gz<\/loc>/);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml.gz']);
+  });
+
   test('a tampered manifest cannot make a run delete outside its folder', async () => {
     const dir = await tempDir();
     const outside = join(dir, 'keep.txt');
@@ -165,6 +208,18 @@ describe('publishing into a folder', () => {
     await chmod(dir, 0o500);
     t.after(() => chmod(dir, 0o700));
     await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' }), { code: 'SM_OUTPUT_UNWRITABLE' });
+  });
+
+  test('a folder the file system will not create (/proc answers ENOENT under a folder that exists) is SM_OUTPUT_UNWRITABLE, not a hang', { skip: process.platform !== 'linux', timeout: 30_000 }, async () => {
+    await assert.rejects(writeSitemaps(urls(1), { outDir: '/proc/sitemapkit-out/maps', baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_UNWRITABLE',
+      message: 'cannot write to output folder "/proc/sitemapkit-out/maps": the file system at "/proc" does not allow creating the folder "/proc/sitemapkit-out"',
+    });
+    // The folder exists, but nothing can be created in it.
+    await assert.rejects(writeSitemaps(urls(1), { outDir: '/proc', baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_UNWRITABLE',
+      message: 'cannot write to output folder "/proc": the file system does not allow creating a folder in it',
+    });
   });
 
   test('a bad base URL fails before the output folder is created', async () => {
@@ -280,6 +335,41 @@ describe('runs sharing a folder', () => {
       await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/', filename: stem }), { code: 'SM_OUTPUT_CONFLICT', message: new RegExp(`is publishing the "${stem}" set`) });
     }
     assert.deepEqual((await stagingFolders(dir)).sort(), [foreignLive, liveRun].sort());
+  });
+
+  test("a stem's claim held by a live process refuses the run; a gone process's claim passes to it; a claim naming no run is a clear conflict", async (t) => {
+    const live = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    t.after(() => live.kill());
+    const ended = spawnSync(process.execPath, ['-e', '']);
+    assert.ok(live.pid !== undefined && ended.pid !== undefined);
+    const dir = await tempDir();
+    const lock = join(dir, '.sitemapkit-lock-sitemap');
+    const claimBy = async (pid: number): Promise<void> => {
+      await rm(lock, { recursive: true, force: true });
+      await mkdir(lock);
+      await writeFile(join(lock, `owner-${THIS_HOST}-${pid}-0123456789ab`), '');
+    };
+    await claimBy(live.pid);
+    await assert.rejects(writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: `another run (process ${live.pid}) is publishing the "sitemap" set into "${dir}"; runs into one folder at once need different file names`,
+    });
+    assert.deepEqual(await readdir(dir), ['.sitemapkit-lock-sitemap']);
+
+    await claimBy(ended.pid);
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' });
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml']);
+
+    // An empty claim folder is no claim (a rename replaces an empty folder); one holding something else is not ours to remove.
+    await rm(lock, { recursive: true, force: true });
+    await mkdir(lock);
+    await writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' });
+    await mkdir(lock);
+    await writeFile(join(lock, 'notes.txt'), 'mine');
+    await assert.rejects(writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: `"${lock}" claims the "sitemap" set but names no run; remove it if no run is publishing into "${dir}"`,
+    });
   });
 
   test('a staging folder with this process\'s pid but no run of it in progress is a dead earlier process\'s (pids are reused, as in containers)', async () => {
