@@ -4,8 +4,12 @@
  */
 import type { Diagnostic } from './diagnostic.ts';
 
-/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
-export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
+/**
+ * What a source yields: a record to write with the input line it came from, or a finding about the
+ * input. A finding stands for a record read and dropped (a line skipped), unless `header` says it is
+ * about a line that holds no record (a CSV header): then it counts in neither `records` nor `dropped`.
+ */
+export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic; header?: true };
 
 export interface BuildOptions {
   /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */

@@ -45,6 +45,34 @@ describe('sitemapkit build', () => {
     assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
   });
 
+  test('a CSV without a loc or url column: the finding, then one sentence and exit 1, with or without --json (before, an unhandled "Premature close")', async () => {
+    const json = await runCli(['build', '-i', 'no-loc-column.csv', '-o', 'out-no-loc', ...BASE, '--json'], { cwd });
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      published: false, files: [], urls: 0, records: 0, dropped: 0, duplicates: 0,
+      diagnostics: [{ rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, last modified, title', line: 1, file: 'no-loc-column.csv' }],
+      counts: { 'INPUT:error': 1 },
+      error: 'no valid URL to write (0 records read); nothing was published', code: 'SM_NOTHING_TO_WRITE',
+    });
+    assert.equal(json.stderr, 'sitemapkit: no valid URL to write (0 records read); nothing was published\n');
+    const human = await runCli(['build', '-i', 'no-loc-column.csv', '-o', 'out-no-loc', ...BASE], { cwd });
+    assert.equal(human.code, 1);
+    assert.match(human.stderr, /INPUT error ×1 +the CSV header has no "loc" \(or "url"\) column; columns found: address, last modified, title\n +at no-loc-column\.csv:1\n/);
+    assert.match(human.stderr, /\nsitemapkit: no valid URL to write \(0 records read\); nothing was published\n$/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the read stream's late error, when there was one, came here
+    await assert.rejects(readdir(join(cwd, 'out-no-loc')), { code: 'ENOENT' });
+  });
+
+  test('a CSV with extra columns: the header is no record, so records, dropped and urls are exact', async () => {
+    const result = await runCli(['build', '-i', 'extra-columns.csv', '-o', 'out-extra', '--base-url', 'https://shop.example.com/', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.deepEqual([report['records'], report['dropped'], report['urls']], [4, 0, 4]);
+    assert.deepEqual(report['diagnostics'], [{ rule: 'INPUT', level: 'warn', message: 'CSV columns ignored: title', line: 1, file: 'extra-columns.csv' }]);
+    const human = await runCli(['build', '-i', 'extra-columns.csv', '-o', 'out-extra', '--base-url', 'https://shop.example.com/'], { cwd });
+    assert.match(human.stdout, /^Published 1 file in out-extra: 4 URLs from 4 records\n/);
+  });
+
   test('standard input, format sniffed or given', async () => {
     const jsonl = await runCli(['build', '-i', '-', '-o', 'out-stdin', ...BASE, '--json'], { cwd, stdin: '{"loc":"https://example.com/x"}\n' });
     assert.equal(jsonl.code, 0, jsonl.stderr);

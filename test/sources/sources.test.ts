@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { fromCsv, fromJsonLines, fromText, type SourceItem } from '../../src/index.ts';
@@ -116,9 +116,65 @@ describe('CSV input', () => {
     }
   });
 
-  test('a header without loc is one clear error', async () => {
+  test('a header without loc is one clear error, marked as a header finding (no record read or dropped)', async () => {
     const items = await collect(fromCsv([new TextEncoder().encode('address,lastmod\nhttps://example.com/,2026-01-01\n')]));
-    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, lastmod', line: 1 } }]);
+    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, lastmod', line: 1 }, header: true }]);
+  });
+
+  test('a file stream left early (no loc column) ends without an unhandled error event', async () => {
+    const items = await collect(fromCsv(createReadStream(new URL('../fixtures/input/no-loc-column.csv', import.meta.url))));
+    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, last modified, title', line: 1 }, header: true }]);
+    // Before, the read stream was left piped into a destroyed parser and emitted "Premature close" unhandled a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
+  test('a source failing part way fails the CSV reader, rather than hanging it', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('loc\nhttps://example.com/a\n');
+      throw new Error('disk gone');
+    }
+    await assert.rejects(collect(fromCsv(failing())), { message: 'disk gone' });
+  });
+
+  test('a line over the cap is skipped unread, as in text and JSON Lines; the rows around it are read, however the bytes are cut', async () => {
+    const long = 'https://example.com/' + 'x'.repeat(MAX_LINE_BYTES);
+    const bytes = new TextEncoder().encode(`loc,lastmod\r\nhttps://example.com/a,2026-01-01\r\n\r\n${long},2026-01-02\r\n"https://example.com/b",2026-01-03\r\n${long}`);
+    const expected: SourceItem[] = [
+      { line: 2, record: { loc: 'https://example.com/a', lastmod: '2026-01-01' } },
+      { line: 4, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: longer than ${MAX_LINE_BYTES} bytes`, line: 4 } },
+      { line: 5, record: { loc: 'https://example.com/b', lastmod: '2026-01-03' } },
+      { line: 6, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: longer than ${MAX_LINE_BYTES} bytes`, line: 6 } },
+    ];
+    for (const size of [bytes.length, 65_536, 1000]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      assert.deepEqual(await collect(fromCsv(chunks)), expected, `chunks of ${size}`);
+    }
+  });
+
+  test('a dropped line between a bad row and blank lines keeps the findings in line order', async () => {
+    const long = 'y'.repeat(MAX_LINE_BYTES + 1);
+    const items = await collect(fromCsv([new TextEncoder().encode(`loc\nhttps://example.com/a\n\n${long}\nhttps://example.com/b"x\nhttps://example.com/c\n`)]));
+    assert.deepEqual(items.map((i) => ('record' in i ? `${i.line} record` : `${i.line} ${i.diagnostic.message.slice(0, 20)}`)), [
+      '2 record', '4 line skipped: longer', '5 CSV row skipped: Inv', '6 record',
+    ]);
+  });
+
+  test('a record running past the cap over many lines (a quote left open) stops the input with one sentence', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/${i},2026-01-01`).join('\n');
+    await assert.rejects(collect(fromCsv([new TextEncoder().encode(`loc,lastmod\nhttps://example.com/a,2026-01-01\n"https://example.com/b,2026-01-01\n${lines}\n`)])), {
+      code: 'SM_INPUT_UNREADABLE',
+      message: `the CSV record from line 3 runs past ${MAX_LINE_BYTES} bytes (a quote left open?); the input was not read further`,
+    });
+  });
+
+  test('a message quoting input quotes a short excerpt of it', async () => {
+    const field = `https://example.com/${'z'.repeat(500_000)}`;
+    const items = await collect(fromCsv([new TextEncoder().encode(`loc,${'c'.repeat(200_000)}\n${field}"x,1\n`)]));
+    assert.deepEqual(items, [
+      { line: 1, diagnostic: { rule: 'INPUT', level: 'warn', message: `CSV columns ignored: ${'c'.repeat(37)}...`, line: 1 }, header: true },
+      { line: 2, diagnostic: { rule: 'INPUT', level: 'error', message: `CSV row skipped: Invalid Opening Quote: a quote is found on field 0, value is "https://example.com/${'z'.repeat(57)}..."`, line: 2 } },
+    ]);
   });
 });
 
