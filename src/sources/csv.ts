@@ -1,5 +1,5 @@
 /**
- * CSV input with a header row. Columns: `loc` (or `url`), `lastmod`, `changefreq`, `priority`;
+ * CSV input with a header row. Columns: `loc` (or `url`; with both, `loc`), `lastmod`, `changefreq`, `priority`;
  * other columns are reported once and ignored. Parsing is csv-parse's (RFC 4180, quotes, BOM).
  * Lines are counted here, from the bytes: csv-parse counts a CRLF inside quotes as two lines, and
  * gives a record the line it ends on. A line longer than `MAX_LINE_BYTES` is skipped as text and
@@ -83,11 +83,10 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
       yield* findingsBefore(info.bytes);
       const line = lines.firstLineOf(info.bytes, fields);
       if (header === undefined) {
-        // As csv-parse's `columns` would: names trimmed and lowercased, `url` for `loc`, a repeated name's last column.
-        header = new Map(fields.map((name, i) => {
-          const column = name.trim().toLowerCase();
-          return [column === 'url' ? 'loc' : column, i];
-        }));
+        // As csv-parse's `columns` would: names trimmed and lowercased, a repeated name's last column; `url` for `loc` when there is no `loc`.
+        const names = fields.map((name) => name.trim().toLowerCase());
+        const urlIsLoc = !names.includes('loc');
+        header = new Map(names.map((column, i) => [column === 'url' && urlIsLoc ? 'loc' : column, i]));
         const columns = [...header.keys()].map((c) => excerpt(c, 40));
         if (!header.has('loc')) {
           yield { line, diagnostic: { rule: 'INPUT', level: 'error', message: `the CSV header has no "loc" (or "url") column; columns found: ${excerpt(columns.join(', '))}`, line }, header: true };

@@ -73,6 +73,19 @@ describe('sitemapkit build', () => {
     assert.match(human.stdout, /^Published 1 file in out-extra: 4 URLs from 4 records\n/);
   });
 
+  test('JSON Lines records may name their URL url, as CSV columns may; loc wins over url', async () => {
+    const result = await runCli(['build', '-i', 'url-field.jsonl', '-o', 'out-url-field', '--base-url', 'https://shop.example.com/', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.deepEqual([report['records'], report['dropped'], report['urls']], [4, 1, 3]);
+    assert.deepEqual(report['diagnostics'], [
+      { rule: 'INPUT', level: 'warn', message: 'unknown field "url" ignored', line: 3, url: 'https://shop.example.com/hats', file: 'url-field.jsonl' },
+      { rule: 'R6', level: 'error', message: 'record dropped: "loc" is missing', line: 4, field: 'loc', file: 'url-field.jsonl' },
+    ]);
+    const xml = await readFile(join(cwd, 'out-url-field', 'sitemap.xml'), 'utf8');
+    assert.deepEqual([...xml.matchAll(/<url><loc>([^<]*)/g)].map((m) => m[1]), ['https://shop.example.com/', 'https://shop.example.com/boots', 'https://shop.example.com/hats']);
+  });
+
   test('standard input, format sniffed or given', async () => {
     const jsonl = await runCli(['build', '-i', '-', '-o', 'out-stdin', ...BASE, '--json'], { cwd, stdin: '{"loc":"https://example.com/x"}\n' });
     assert.equal(jsonl.code, 0, jsonl.stderr);

@@ -77,6 +77,16 @@ describe('JSON Lines input', () => {
     assert.ok(news !== undefined && 'record' in news);
     assert.equal((news.record as { news: { title: string } }).news.title, 'Büro & Co');
   });
+  test('url is read as loc, as CSV reads it, when there is no loc; with both, loc wins', async () => {
+    const items = await sameForEveryChunking(fixture('url-field.jsonl'), fromJsonLines);
+    assert.deepEqual(items, [
+      { line: 1, record: { loc: 'https://shop.example.com/', lastmod: '2026-11-20', priority: 1 } },
+      { line: 2, record: { loc: 'https://shop.example.com/boots', changefreq: 'weekly', images: [{ loc: 'https://shop.example.com/img/boots.jpg' }] } },
+      { line: 3, record: { loc: 'https://shop.example.com/hats', url: 'https://shop.example.com/old-hats' } },
+      { line: 4, record: { title: 'no address at all' } },
+    ] satisfies SourceItem[]);
+    assert.deepEqual(Object.keys((items[0] as { record: object }).record), ['loc', 'lastmod', 'priority'], 'loc first, as every record has it');
+  });
 });
 
 describe('CSV input', () => {
@@ -113,6 +123,16 @@ describe('CSV input', () => {
         '9 https://example.com/4',
         '10 CSV row skipped: Quote Not Closed: the parsing is finished with an opening quote',
       ], JSON.stringify(eol));
+    }
+  });
+
+  test('with both a loc and a url column, loc wins and url is an ignored column, in either order', async () => {
+    for (const [header, row] of [['url,loc', 'https://example.com/old,https://example.com/new'], ['loc,URL', 'https://example.com/new,https://example.com/old']]) {
+      const items = await collect(fromCsv([new TextEncoder().encode(`${header}\n${row}\n`)]));
+      assert.deepEqual(items, [
+        { line: 1, diagnostic: { rule: 'INPUT', level: 'warn', message: 'CSV columns ignored: url', line: 1 }, header: true },
+        { line: 2, record: { loc: 'https://example.com/new' } },
+      ], header);
     }
   });
 
