@@ -117,9 +117,16 @@ export function parseBaseUrl(baseUrl: string): URL {
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" must be a plain folder URL, without query, fragment or credentials`);
   }
+  // A last segment like `sitemap.xml` is a file: its files would go to `…/sitemap.xml/sitemap.xml`. A folder like `v1.2` is no file.
+  if (FILE_NAME.test(url.pathname)) {
+    throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" names a file; give its folder: --base-url ${new URL('./', url).href}`);
+  }
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
+
+/** A path whose last segment ends in an extension of the files a sitemap URL names (sitemaps, pages, feeds, archives). */
+const FILE_NAME = /\/[^/]*\.(?:xml|gz|txt|html?|xhtml|php|aspx?|jsp|json|jsonl|ndjson|csv|rss|atom|xsl|zip|zst|br)$/i;
 
 function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {

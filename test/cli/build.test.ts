@@ -159,6 +159,8 @@ describe('sitemapkit build', () => {
     assert.match(missing.stderr, /required option '-b, --base-url <url>' not specified/);
     const badBase = await runCli(['build', '-i', 'urls.txt', '-o', 'out', '--base-url', 'example.com'], { cwd });
     assert.deepEqual(badBase, { code: 2, stdout: '', stderr: 'sitemapkit: base URL "example.com" is not an absolute URL (e.g. https://example.com/)\n' });
+    const fileBase = await runCli(['build', '-i', 'urls.txt', '-o', 'out', '--base-url', 'https://example.com/sitemap.xml'], { cwd });
+    assert.deepEqual(fileBase, { code: 2, stdout: '', stderr: 'sitemapkit: base URL "https://example.com/sitemap.xml" names a file; give its folder: --base-url https://example.com/\n' });
     const badNumber = await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', 'many'], { cwd });
     assert.equal(badNumber.code, 2);
     assert.match(badNumber.stderr, /--max-urls <n>' argument 'many' is invalid\. expected a whole number/);

@@ -143,6 +143,25 @@ describe('buildSitemaps', () => {
     await assert.rejects(buildSitemaps([], { baseUrl: BASE, filename: '../x' }, sink), { code: 'SM_BAD_OPTION' });
   });
 
+  test('a base URL naming a file is refused with its folder in the sentence; a folder with a dot in its name is a folder', async () => {
+    const sink = memorySink();
+    const files: [string, string][] = [
+      ['https://example.com/sitemap.xml', 'https://example.com/'],
+      ['https://example.com/shop/sitemap_index.xml.gz', 'https://example.com/shop/'],
+      ['https://example.com/docs/urls.TXT', 'https://example.com/docs/'],
+      ['https://example.com/index.html', 'https://example.com/'],
+    ];
+    for (const [baseUrl, folder] of files) {
+      await assert.rejects(buildSitemaps([], { baseUrl }, sink), { code: 'SM_BAD_BASE_URL', message: `base URL "${baseUrl}" names a file; give its folder: --base-url ${folder}` }, baseUrl);
+    }
+    assert.equal(sink.files.size, 0);
+    for (const baseUrl of ['https://example.com/api/v1.2', 'https://example.com/api/v1.2/', 'https://example.com/releases/2026.11', 'https://example.com/sitemap.xml/']) {
+      const folder = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+      const { summary } = await build([`${folder}a`], { baseUrl });
+      assert.deepEqual(summary.files.map((f) => f.url), [`${folder}sitemap.xml`], baseUrl);
+    }
+  });
+
   test('more sitemaps than an index may list is a clear error (R20)', async () => {
     const sink = memorySink();
     function* many(): Generator<SourceItem> {
