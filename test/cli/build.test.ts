@@ -171,6 +171,28 @@ describe('sitemapkit build', () => {
     assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--format', 'xml'], { cwd })).code, 2);
   });
 
+  test('--json on a usage error prints one object on standard output too, in the failure shape of the command, code SM_USAGE, exit 2', async () => {
+    const cases: [string[], Record<string, unknown>][] = [
+      [['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--bogus', '--json'], { published: false, error: "unknown option '--bogus'", code: 'SM_USAGE' }],
+      [['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', 'abc', '--json'], { published: false, error: "option '--max-urls <n>' argument 'abc' is invalid. expected a whole number", code: 'SM_USAGE' }],
+      [['build', '-i', 'urls.txt', '-o', 'out', '--json'], { published: false, error: "required option '-b, --base-url <url>' not specified", code: 'SM_USAGE' }],
+      [['validate', '--json'], { valid: false, error: "missing required argument 'source'", code: 'SM_USAGE' }],
+      [['parse', 'a.xml', '--jsn', '--json'], { error: "unknown option '--jsn' (did you mean --json?)", code: 'SM_USAGE' }],
+      [['discover', '--json'], { error: "missing required argument 'site-url'", code: 'SM_USAGE' }],
+      [['frobnicate', '--json'], { error: "unknown command 'frobnicate'", code: 'SM_USAGE' }],
+    ];
+    for (const [argv, expected] of cases) {
+      const result = await runCli(argv, { cwd });
+      assert.equal(result.code, 2, argv.join(' '));
+      assert.deepEqual(JSON.parse(result.stdout), expected, argv.join(' '));
+      assert.match(result.stderr, /^error: /, argv.join(' '));
+    }
+    // Without --json (or with it only after --, as an operand), standard output stays empty.
+    assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--bogus'], { cwd })).stdout, '');
+    assert.equal((await runCli(['parse', '--bogus', '--', '--json'], { cwd })).stdout, '');
+    await assert.rejects(readdir(join(cwd, 'out')), { code: 'ENOENT' });
+  });
+
   test('a named pipe as input: the progress bar counts records, with no size to fill (before, a full bar at 0 records)', async () => {
     const fifo = join(cwd, 'urls.fifo');
     assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
