@@ -86,6 +86,37 @@ describe('sitemapkit build', () => {
     assert.deepEqual([...xml.matchAll(/<url><loc>([^<]*)/g)].map((m) => m[1]), ['https://shop.example.com/', 'https://shop.example.com/boots', 'https://shop.example.com/hats']);
   });
 
+  test('input that is no text is refused with one sentence naming what it looks like; nothing is published (before, junk URLs and exit 0)', async () => {
+    let state = 42;
+    await writeFile(join(cwd, 'random.bin'), Uint8Array.from({ length: 65_536 }, () => (state = (state * 1103515245 + 12345) >>> 0) >>> 24));
+    const cases: [string, string][] = [
+      ['logo.png', 'input "logo.png" is a PNG image'],
+      ['export.zip', 'input "export.zip" is a zip archive (an .xlsx, .docx or .ods file is one too; export it as CSV)'],
+      ['random.bin', 'input "random.bin" is binary data (it holds NUL bytes)'],
+    ];
+    for (const [name, what] of cases) {
+      const result = await runCli(['build', '-i', name, '-o', 'out-binary', ...BASE], { cwd });
+      assert.deepEqual(result, { code: 1, stdout: '', stderr: `sitemapkit: ${what}, not text: build reads a list of URLs, JSON Lines or CSV\n` }, name);
+    }
+    const json = await runCli(['build', '-i', '-', '-o', 'out-binary', ...BASE, '--format', 'text', '--json'], { cwd, stdin: '\u0000\u0001binary' });
+    assert.deepEqual(JSON.parse(json.stdout), { published: false, error: 'standard input is binary data (it holds NUL bytes), not text: build reads a list of URLs, JSON Lines or CSV', code: 'SM_INPUT_NOT_TEXT' });
+    await assert.rejects(readdir(join(cwd, 'out-binary')), { code: 'ENOENT' });
+  });
+
+  test('gzipped input is read as the text inside, its format from the name without .gz', async () => {
+    const result = await runCli(['build', '-i', 'urls.txt.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((JSON.parse(result.stdout) as { urls: number; records: number }).urls, 3);
+    const jsonl = await runCli(['build', '-i', 'records.jsonl.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    const plain = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    assert.equal(jsonl.code, 0, jsonl.stderr);
+    const report = (text: string) => {
+      const { diagnostics, ...rest } = JSON.parse(text) as { diagnostics: { file: string }[] };
+      return { ...rest, diagnostics: diagnostics.map(({ file: _file, ...d }) => d) };
+    };
+    assert.deepEqual(report(jsonl.stdout), report(plain.stdout));
+  });
+
   test('standard input, format sniffed or given', async () => {
     const jsonl = await runCli(['build', '-i', '-', '-o', 'out-stdin', ...BASE, '--json'], { cwd, stdin: '{"loc":"https://example.com/x"}\n' });
     assert.equal(jsonl.code, 0, jsonl.stderr);

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { fromCsv, fromJsonLines, fromText, type SourceItem } from '../../src/index.ts';
 import { MAX_LINE_BYTES, readLines, type Line } from '../../src/sources/lines.ts';
-import { sniffFormat } from '../../src/sources/index.ts';
+import { readInput, sniffFormat } from '../../src/sources/index.ts';
+import { describeBinary } from '../../src/sources/kind.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
 
@@ -253,4 +255,59 @@ test('format sniffing: a CSV header is found by a loc or url column anywhere, qu
   assert.equal(sniffFormat(bytes('"a,loc",b\n')), 'text');
   assert.equal(sniffFormat(bytes('location,lastmod\n')), 'text');
   assert.equal(sniffFormat(bytes('https://example.com/tags/a,url\n')), 'text');
+});
+
+describe('input that is no text', () => {
+  const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)));
+
+  test('is named by its magic bytes where it has them, else by NUL bytes or bytes that are not UTF-8', () => {
+    assert.equal(describeBinary(fixture('logo.png')), 'a PNG image');
+    assert.equal(describeBinary(fixture('export.zip')), 'a zip archive (an .xlsx, .docx or .ods file is one too; export it as CSV)');
+    assert.equal(describeBinary(fixture('urls.txt.gz')), 'gzip-compressed data');
+    assert.equal(describeBinary(bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], 'JFIF')), 'a JPEG image');
+    assert.equal(describeBinary(bytes('%PDF-1.7\n%\u00e2\n')), 'a PDF document');
+    assert.equal(describeBinary(bytes([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x05])), 'zstd-compressed data');
+    assert.equal(describeBinary(bytes('BZh91AY&SY')), 'bzip2-compressed data');
+    assert.equal(describeBinary(bytes([0xff, 0xfe], 'h\0t\0')), 'UTF-16 text (save it as UTF-8)');
+    const tar = new Uint8Array(512);
+    tar.set(new TextEncoder().encode('urls.txt'), 0);
+    tar.set(new TextEncoder().encode('ustar'), 257);
+    assert.equal(describeBinary(tar), 'a tar archive');
+    assert.equal(describeBinary(bytes('https://example.com/a\n', [0], 'x')), 'binary data (it holds NUL bytes)');
+    // Seeded bytes with no NUL: not UTF-8.
+    let state = 7;
+    const noise = Uint8Array.from({ length: 300 }, () => 1 + ((state = (state * 1103515245 + 12345) >>> 0) % 255));
+    assert.equal(describeBinary(noise), 'binary data (it is not UTF-8 text)');
+  });
+
+  test('text stays text: a Latin-1 line among UTF-8 ones, a BOM, a head cut inside a character, a name like "BZh" or "GIF" in a URL', () => {
+    assert.equal(describeBinary(fixture('urls.txt')), undefined);
+    assert.equal(describeBinary(fixture('records.csv')), undefined);
+    assert.equal(describeBinary(bytes([0xef, 0xbb, 0xbf], 'loc\nhttps://example.com/caf', [0xc3])), undefined);
+    assert.equal(describeBinary(bytes('BZh\nGIF8\nhttps://example.com/\n')), undefined);
+    assert.equal(describeBinary(new Uint8Array(0)), undefined);
+  });
+
+  test('gzip is undone, whatever the name, and the format sniffed from the text inside', async () => {
+    const items = await collect(readInput([fixture('records.jsonl.gz')]));
+    assert.deepEqual(items, await collect(fromJsonLines([fixture('records.jsonl')])));
+    assert.deepEqual(await collect(readInput([fixture('urls.txt.gz')], { format: 'text' })), [
+      { line: 2, record: 'https://example.com/a' },
+      { line: 3, record: 'https://example.com/b' },
+      { line: 5, record: 'https://example.com/café' },
+    ] satisfies SourceItem[]);
+  });
+
+  test('no text, or damaged gzip, is one sentence before any record', async () => {
+    await assert.rejects(collect(readInput([fixture('logo.png')], { label: 'input "logo.png"' })), {
+      code: 'SM_INPUT_NOT_TEXT', message: 'input "logo.png" is a PNG image, not text: build reads a list of URLs, JSON Lines or CSV',
+    });
+    await assert.rejects(collect(readInput([gzipSync(fixture('logo.png'))])), {
+      code: 'SM_INPUT_NOT_TEXT', message: 'the input is a PNG image compressed with gzip, not text: build reads a list of URLs, JSON Lines or CSV',
+    });
+    const gz = fixture('urls.txt.gz');
+    await assert.rejects(collect(readInput([gz.subarray(0, gz.length - 6)], { label: 'input "urls.txt.gz"' })), {
+      code: 'SM_INPUT_UNREADABLE', message: 'cannot read input "urls.txt.gz": its gzip data is damaged (unexpected end of file)',
+    });
+  });
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
-import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
+import { formatFromName, readInput, type InputFormat } from '../../sources/index.ts';
 import type { BuildSummary } from '../../model/pipeline.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
@@ -59,7 +59,6 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(flags.input));
-    const source = format === undefined ? await sniffed(counted) : { format, bytes: counted };
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
     const options: WriteSitemapsOptions = {
       outDir,
@@ -77,7 +76,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     if (context.now !== undefined) options.now = context.now;
     let summary: BuildSummary;
     try {
-      summary = await writeSourceItems(readSource(source.format, source.bytes), options);
+      summary = await writeSourceItems(readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${flags.input}"` }), options);
     } catch (error) {
       progress?.stop();
       if (!isSitemapError(error) || error.summary === undefined) throw error;
@@ -128,16 +127,4 @@ async function* countBytes(source: AsyncIterable<Uint8Array>, onBytes: (total: n
     onBytes(total);
     yield chunk;
   }
-}
-
-/** Picks the format from the first bytes, then replays them ahead of the rest. */
-async function sniffed(source: AsyncIterable<Uint8Array>): Promise<{ format: InputFormat; bytes: AsyncIterable<Uint8Array> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const head = first.done === true ? new Uint8Array(0) : first.value;
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    if (first.done !== true) yield head;
-    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
-  }
-  return { format: sniffFormat(head), bytes: replay() };
 }
