@@ -54,8 +54,10 @@ const MANIFEST = /^\.sitemapkit-(.+)\.json$/;
 const stagingName = (stem: string): string => `${STAGING_PREFIX}${HOST}-${pid}-${randomBytes(6).toString('hex')}-${stem}`;
 
 export interface DirectorySinkOptions {
-  /** Compress each file with gzip. */
+  /** Compress each file with gzip, unless `create` says otherwise for a file. */
   gzip: boolean;
+  /** The entry point is `<stem>.xml.gz` rather than `<stem>.xml`. @default gzip */
+  gzipIndex?: boolean;
   /** The file name stem, to recognise files of an earlier set. */
   filename: string;
   /** zlib level, 0–9. @default 6 */
@@ -77,7 +79,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   let made: string | undefined;
   const staging = (): Promise<string> => {
     if (opening === undefined) {
-      opening = openStaging(outDir, options.filename, `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`, (first) => (made = first));
+      opening = openStaging(outDir, options.filename, `${options.filename}${options.gzipIndex ?? options.gzip ? '.xml.gz' : '.xml'}`, (first) => (made = first));
       opening.catch(() => {}); // a failure surfaces through the first write or finish; this only keeps it from counting as unhandled
     }
     return opening;
@@ -103,8 +105,8 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   const compressing = new Set<StreamingGzip>();
 
   return {
-    create() {
-      if (!options.gzip) {
+    create(file) {
+      if (!(file?.gzip ?? options.gzip)) {
         // The head comes last and must lead the file, so an uncompressed file waits in memory until finished.
         const chunks: Uint8Array[] = [];
         return {

@@ -21,7 +21,7 @@ export async function buildSitemaps(
   sink: SitemapSink,
 ): Promise<BuildSummary> {
   const {
-    gzip = false,
+    gzipIndex = false,
     strict = false,
     stylesheet,
     maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
@@ -30,6 +30,7 @@ export async function buildSitemaps(
     maxDiagnostics = 1000,
     now = Date.now,
   } = options;
+  const gzip = options.gzip === true || gzipIndex;
   const base = parseBaseUrl(options.baseUrl);
   checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
   checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
@@ -49,7 +50,8 @@ export async function buildSitemaps(
   const files = new FileSet(sink, {
     base,
     stem: filename,
-    extension: gzip ? '.xml.gz' : '.xml',
+    gzip,
+    gzipIndex,
     stylesheet,
     limits: { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP },
   });

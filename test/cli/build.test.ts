@@ -42,7 +42,14 @@ describe('sitemapkit build', () => {
     const report = JSON.parse(result.stdout) as { urls: number; counts: Record<string, number> };
     assert.equal(report.urls, 3);
     assert.deepEqual(report.counts, { 'INPUT:warn': 1, 'R11:error': 1, 'INPUT:error': 1 });
-    assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
+    // The entry point stays sitemap.xml (an index) whatever --gzip says; --gzip-index compresses it too.
+    assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap.xml']);
+    assert.match(result.stdout, /"name":"sitemap\.xml","url":"https:\/\/example\.com\/sitemap\.xml","kind":"index","entries":1,/);
+    const human = await runCli(['build', '-i', 'records.csv', '-o', 'out-csv', ...BASE, '--gzip'], { cwd });
+    assert.match(human.stdout, /Entry point: https:\/\/example\.com\/sitemap\.xml\n/);
+    const indexToo = await runCli(['build', '-i', 'records.csv', '-o', 'out-csv-index', ...BASE, '--gzip-index', '--json'], { cwd });
+    assert.equal(indexToo.code, 0, indexToo.stderr);
+    assert.deepEqual((await readdir(join(cwd, 'out-csv-index'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
   });
 
   test('a CSV without a loc or url column: the finding, then one sentence and exit 1, with or without --json (before, an unhandled "Premature close")', async () => {

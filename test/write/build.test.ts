@@ -135,6 +135,31 @@ describe('buildSitemaps', () => {
     assert.equal(sink.files.size, 0);
   });
 
+  test('gzip compresses the URL files and keeps the entry point sitemap.xml, an index even over a single file; gzipIndex compresses it too', async () => {
+    const cases: [Partial<BuildOptions>, number, string[], string[]][] = [
+      [{ gzip: true }, 1, ['sitemap-1.xml.gz', 'sitemap.xml'], ['sitemap-1.xml.gz']],
+      [{ gzip: true }, 3, ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml'], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz']],
+      [{ gzip: true, gzipIndex: true }, 1, ['sitemap.xml.gz'], ['sitemap.xml.gz']],
+      [{ gzipIndex: true }, 3, ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml.gz'], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml.gz']],
+      [{}, 1, ['sitemap.xml'], []],
+      [{}, 3, ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml'], []],
+    ];
+    for (const [options, n, names, gzipped] of cases) {
+      const sink = memorySink();
+      const records = Array.from({ length: n }, (_, i) => `https://example.com/${i}`);
+      const summary = await buildSitemaps(items(records), { baseUrl: BASE, maxUrlsPerFile: 2, ...options }, sink);
+      const label = `${JSON.stringify(options)}, ${n} URLs`;
+      assert.deepEqual(summary.files.map((f) => f.name), names, label);
+      assert.deepEqual([...sink.files.keys()].sort(), [...names].sort(), label);
+      assert.deepEqual([...sink.gzipped].sort(), gzipped, label);
+      const entry = summary.files.at(-1);
+      if (names.length > 1) {
+        assert.equal(entry?.kind, 'index', label);
+        assert.deepEqual(locs(sink.files.get(entry?.name ?? '') ?? ''), names.slice(0, -1).map((name) => `${BASE}${name}`), label);
+      }
+    }
+  });
+
   test('bad options fail before any work', async () => {
     const sink = memorySink();
     await assert.rejects(buildSitemaps([], { baseUrl: 'example.com' }, sink), { code: 'SM_BAD_BASE_URL' });

@@ -18,6 +18,7 @@ export interface BuildFlags {
   baseUrl: string;
   format?: InputFormat;
   gzip: boolean;
+  gzipIndex: boolean;
   strict: boolean;
   json: boolean;
   stylesheet?: string;
@@ -37,7 +38,8 @@ export const command = defineCommand<BuildFlags>({
     { flags: '-o, --out <dir>', description: 'folder to publish the sitemaps into (other files there are left alone)', required: true },
     { flags: '-b, --base-url <url>', description: 'public URL of that folder, e.g. https://example.com/', required: true },
     { flags: '-f, --format <format>', description: 'input format (default: from the file extension, else sniffed)', choices: ['text', 'jsonl', 'csv'] },
-    { flags: '-z, --gzip', description: 'write .xml.gz files', default: false },
+    { flags: '-z, --gzip', description: 'gzip the URL files (sitemap-1.xml.gz…); the entry point stays sitemap.xml, an index', default: false },
+    { flags: '--gzip-index', description: 'gzip the entry point too: sitemap.xml.gz (implies --gzip)', default: false },
     { flags: '--strict', description: 'fail (exit 1, publish nothing) on any error finding; URLs outside the base URL become errors', default: false },
     { flags: '--json', description: 'print one JSON object on stdout: { files, urls, diagnostics }', default: false },
     { flags: '--stylesheet <href>', description: 'add an xml-stylesheet instruction pointing at this XSL' },
@@ -64,6 +66,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
       outDir,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip,
+      gzipIndex: flags.gzipIndex,
       strict: flags.strict,
       filename: flags.filename,
       source: inputName,
