@@ -80,7 +80,7 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
   try {
     for await (const { record: fields, info } of parser as AsyncIterable<{ record: string[]; info: { bytes: number } }>) {
       // Skipped rows are reported in input order with the records around them; lines are asked in that order.
-      yield* findingsBefore(info.bytes);
+      if (skipped.length > 0 || cap.dropped.length > 0) yield* findingsBefore(info.bytes);
       const line = lines.firstLineOf(info.bytes, fields);
       if (header === undefined) {
         // As csv-parse's `columns` would: names trimmed and lowercased, a repeated name's last column; `url` for `loc` when there is no `loc`.
@@ -127,7 +127,7 @@ class LineCap {
 
   async *lines(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<Uint8Array> {
     for await (const chunk of source) yield* this.#take(chunk);
-    if (!this.#skipping && this.#carryBytes > 0) yield this.#pass(new Uint8Array(0));
+    if (!this.#skipping) yield* this.#pass(new Uint8Array(0));
   }
 
   *#take(chunk: Uint8Array): Generator<Uint8Array> {
@@ -152,7 +152,7 @@ class LineCap {
       // Through the last line end at once, unless a line after the first may be over the cap.
       let end = lastBreak(chunk);
       if (end - first > MAX_LINE_BYTES) end = lastFittingBreak(chunk, first);
-      yield this.#pass(chunk.subarray(at, end + 1));
+      yield* this.#pass(chunk.subarray(at, end + 1));
       at = end + 1;
     }
   }
@@ -170,12 +170,14 @@ class LineCap {
     this.#skipping = true;
   }
 
-  #pass(bytes: Uint8Array): Uint8Array {
-    const out = this.#carry.length === 0 ? bytes : concat([...this.#carry, bytes], this.#carryBytes + bytes.length);
+  /** The line held back, then `bytes`, as they are (no copy). */
+  *#pass(bytes: Uint8Array): Generator<Uint8Array> {
+    const parts = this.#carry;
+    this.#passed += this.#carryBytes + bytes.length;
     this.#carry = [];
     this.#carryBytes = 0;
-    this.#passed += out.length;
-    return out;
+    yield* parts;
+    if (bytes.length > 0) yield bytes;
   }
 }
 
@@ -193,16 +195,6 @@ function lastFittingBreak(bytes: Uint8Array, from: number): number {
   let end = from;
   for (let next = nextBreak(bytes, end + 1); next !== -1 && next - end - 1 <= MAX_LINE_BYTES; next = nextBreak(bytes, end + 1)) end = next;
   return end;
-}
-
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**
