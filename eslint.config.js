@@ -9,6 +9,7 @@ const PURE = [
   'src/write/**',
   'src/errors.ts',
   'src/sources/lines.ts',
+  'src/sources/kind.ts',
   'src/read/xml/**',
   'src/read/decode.ts',
   'src/http/retry.ts',

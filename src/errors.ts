@@ -5,6 +5,7 @@ export type SitemapErrorCode =
   | 'SM_BAD_OPTION'
   | 'SM_BAD_BASE_URL'
   | 'SM_INPUT_UNREADABLE'
+  | 'SM_INPUT_NOT_TEXT'
   | 'SM_OUTPUT_UNWRITABLE'
   | 'SM_OUTPUT_CONFLICT'
   | 'SM_NOTHING_TO_WRITE'

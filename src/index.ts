@@ -2,7 +2,7 @@
 export { writeSitemaps, writeSourceItems, type WriteSitemapsOptions } from './publish/write-sitemaps.ts';
 export { buildSitemaps } from './write/build.ts';
 export type { BuildOptions, BuildProgress, BuildSummary, SitemapSink, SourceItem, WrittenFile } from './model/pipeline.ts';
-export { fromCsv, fromJsonLines, fromText, readSource, type InputFormat } from './sources/index.ts';
+export { fromCsv, fromJsonLines, fromText, readInput, readSource, type InputFormat, type ReadInputOptions } from './sources/index.ts';
 export { parseSitemap, ParsedSitemap, type ByteSource } from './read/parse.ts';
 export { validateSitemap, type ValidateOptions, type ValidationResult } from './validate/validate.ts';
 export { discoverSitemaps, type DiscoverOptions, type DiscoverProgress, type DiscoveredSitemap, type DiscoveryReport } from './discover/discover.ts';

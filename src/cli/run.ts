@@ -55,10 +55,13 @@ async function parseCommandLine(argv: readonly string[], printed: Printed[]): Pr
     .showSuggestionAfterError(true);
 
   const loaded = new Set<Command>();
+  /** The command named, once loaded: a usage error under `--json` takes its failure shape. */
+  let named: CommandDefinition | undefined;
   const load = async (command: Command): Promise<void> => {
     if (loaded.has(command)) return;
     loaded.add(command);
     const { command: definition } = await LOAD[command.name() as CommandName]();
+    named = definition;
     for (const spec of definition.options) command.addOption(toOption(spec));
     command.action((...args: unknown[]) => {
       invocation = { definition, operands: args.slice(0, -2) as string[], flags: args.at(-2) as Record<string, unknown> };
@@ -78,10 +81,23 @@ async function parseCommandLine(argv: readonly string[], printed: Printed[]): Pr
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     // Help and version end through here too, with exit code 0.
-    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
-    throw error;
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.exitCode === 0) return EXIT_OK;
+    if (wantsJson(argv)) printed.push({ stdout: `${JSON.stringify({ ...named?.jsonFailure, error: usageSentence(error.message), code: 'SM_USAGE' })}\n` });
+    return EXIT_USAGE;
   }
   return invocation ?? EXIT_OK;
+}
+
+/** `--json` among the options, before a `--` that ends them. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/** Commander's message as one sentence: without its `error: ` prefix, a suggestion on the line after joined in. */
+function usageSentence(message: string): string {
+  return message.replace(/^error: /, '').replace(/\n\((Did you mean [^)]*)\)$/, (_all, suggestion: string) => ` (${suggestion.charAt(0).toLowerCase()}${suggestion.slice(1)})`).replaceAll('\n', ' ');
 }
 
 /** Runs the command, printing what it hands back as it comes; a failure is one sentence on standard error (and, with --json, one object on standard output if it printed none). */

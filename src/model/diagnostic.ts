@@ -34,3 +34,15 @@ export type ProtocolRuleId =
  * `XSD`, the XML Schema rejects the file (`validate --xsd`).
  */
 export type RuleId = ProtocolRuleId | 'INPUT' | 'FETCH' | 'XSD';
+
+/**
+ * Input quoted in a message, at most `max` characters (`...` marks a cut): a finding names what it
+ * is about without carrying a megabyte line into the report. Never cuts a surrogate pair in two.
+ */
+export function excerpt(text: string, max = 80): string {
+  if (text.length <= max) return text;
+  let end = max - 3;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}...`;
+}

@@ -5,14 +5,23 @@
 import type { Diagnostic } from './diagnostic.ts';
 import type { FindingCounts } from './findings.ts';
 
-/** What a source yields: a record to write with the input line it came from, or a finding about the input. */
-export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic };
+/**
+ * What a source yields: a record to write with the input line it came from, or a finding about the
+ * input. A finding stands for a record read and dropped (a line skipped), unless `header` says it is
+ * about a line that holds no record (a CSV header): then it counts in neither `records` nor `dropped`.
+ */
+export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic; header?: true };
 
 export interface BuildOptions {
   /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
   baseUrl: string;
-  /** Write `.xml.gz` files. @default false */
+  /**
+   * Write the URL files gzipped (`sitemap-1.xml.gz`…). The entry point stays `sitemap.xml`, an index,
+   * even for a single file, so the URL given to robots.txt and search engines does not change. @default false
+   */
   gzip?: boolean;
+  /** Gzip the entry point too: `sitemap.xml.gz` (then a single file is the entry point itself). Implies `gzip`. @default false */
+  gzipIndex?: boolean;
   /** Any ERROR diagnostic fails the run and nothing is published; scope findings become errors. @default false */
   strict?: boolean;
   /** Adds `<?xml-stylesheet type="text/xsl" href="…"?>` to every file. */
@@ -77,7 +86,8 @@ export interface BuildSummary {
  * become visible only through `commit`.
  */
 export interface SitemapSink {
-  create(): SitemapFileWriter;
+  /** A new file; `gzip` says whether it is compressed (the sink's own default when not given). */
+  create(file?: { gzip?: boolean }): SitemapFileWriter;
   /**
    * Keeps the published file `name` in the new set as it is, bytes and all, instead of writing it
    * again. Fails (a SitemapError) when the published set has no such file, or the build stages one by

@@ -3,7 +3,7 @@
  * value is the exact text to write. A bad record never reaches the output: it is dropped with a
  * diagnostic, and a bad optional field is dropped while its URL stays (PROTOCOL.md rules cited).
  */
-import type { Diagnostic, DiagnosticLevel, RuleId } from '../model/diagnostic.ts';
+import { excerpt, type Diagnostic, type DiagnosticLevel, type RuleId } from '../model/diagnostic.ts';
 import type {
   AlternateRecord,
   NormalizedImage,
@@ -104,7 +104,7 @@ export class RecordNormalizer {
       if (!scope.ok) report(scope.rule, this.#options.scopeLevel ?? 'warn', `URL ${scope.reason}`, 'loc');
     }
     for (const key in input) {
-      if (!RECORD_KEYS.has(key)) report('INPUT', 'warn', `unknown field "${key}" ignored`);
+      if (!RECORD_KEYS.has(key)) report('INPUT', 'warn', `unknown field "${excerpt(key)}" ignored`);
     }
 
     let lastmodEpoch: number | undefined;
@@ -159,7 +159,7 @@ export class RecordNormalizer {
       return undefined;
     }
     if (result.resolved) {
-      this.#report('R8', 'warn', `${field} "${clip(value.trim())}" is relative; resolved to ${result.uri}`, field);
+      this.#report('R8', 'warn', `${field} "${excerpt(value.trim())}" is relative; resolved to ${result.uri}`, field);
     } else if (result.changed && /[\0-\x20"<>\\^`{|}]|%(?![0-9A-Fa-f]{2})/.test(value.trim())) {
       // Non-ASCII is an IRI being written as a URI, as asked; raw ASCII that URIs forbid was an input fault.
       this.#report('R10', 'warn', `${field} had characters URLs may not contain raw; written as ${result.uri}`, field);
@@ -371,7 +371,7 @@ export class RecordNormalizer {
     }
     const name = this.#text(publication['name'], 'news.publication.name', 'R37');
     const language = typeof publication['language'] === 'string' ? publication['language'].trim() : undefined;
-    if (language !== undefined && !isNewsLanguage(language)) report('R37', 'error', `news.publication.language "${clip(language)}" is not a lower-case ISO 639 code (or zh-cn, zh-tw)`, 'news.publication.language');
+    if (language !== undefined && !isNewsLanguage(language)) report('R37', 'error', `news.publication.language "${excerpt(language)}" is not a lower-case ISO 639 code (or zh-cn, zh-tw)`, 'news.publication.language');
     else if (language === undefined) report('R37', 'error', 'news.publication.language is missing', 'news.publication');
     const title = this.#text(input['title'], 'news.title', 'R37');
     const date = input['publication_date'] === undefined ? undefined : this.#datetime(input['publication_date'], 'news.publication_date');
@@ -436,7 +436,7 @@ export class RecordNormalizer {
     }
     const hreflang = input['hreflang'].trim();
     if (!isHreflang(hreflang)) {
-      this.#report('R38', 'error', `${field} dropped: hreflang "${clip(hreflang)}" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default`, `${field}.hreflang`);
+      this.#report('R38', 'error', `${field} dropped: hreflang "${excerpt(hreflang)}" is not a BCP 47 language tag (e.g. en, en-GB, zh-Hant) or x-default`, `${field}.hreflang`);
       return undefined;
     }
     const href = this.#uri(input['href'], `${field}.href`, false);
@@ -465,9 +465,6 @@ function describe(value: unknown): string {
 
 function quote(value: unknown): string {
   const text = typeof value === 'string' ? `"${value}"` : value instanceof Date ? String(value) : JSON.stringify(value) ?? String(value);
-  return clip(text);
+  return excerpt(text);
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}

@@ -74,15 +74,16 @@ export class NormalizeStage {
     let released = 0;
     let verdict = 0;
     for (let i = 0; i < batch.length; i++) {
-      counts.records++;
-      if (counts.records % PROGRESS_EVERY === 0) this.#onProgress();
+      const item = batch[i] as SourceItem;
+      const isRecord = !('header' in item);
+      if (isRecord && ++counts.records % PROGRESS_EVERY === 0) this.#onProgress();
       for (const until = heldUntil[i] ?? 0; released < until; released++) report(heldFindings[released] as Diagnostic);
       const entry = entries[i];
       if (entry === undefined) {
-        counts.dropped++;
+        if (isRecord) counts.dropped++;
         continue;
       }
-      const { line } = batch[i] as SourceItem;
+      const { line } = item;
       const seenBefore = this.#verdicts[verdict++];
       if (seenBefore === SEEN) {
         report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc });

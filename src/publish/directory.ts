@@ -80,8 +80,10 @@ const MANIFEST = /^\.sitemapkit-(.+)\.json$/;
 const stagingName = (stem: string): string => `${STAGING_PREFIX}${HOST}-${pid}-${randomBytes(6).toString('hex')}-${stem}`;
 
 export interface DirectorySinkOptions {
-  /** Compress each file with gzip. */
+  /** Compress each file with gzip, unless `create` says otherwise for a file. */
   gzip: boolean;
+  /** The entry point is `<stem>.xml.gz` rather than `<stem>.xml`. @default gzip */
+  gzipIndex?: boolean;
   /** The file name stem, to recognise files of an earlier set. */
   filename: string;
   /** zlib level, 0–9. @default 6 */
@@ -98,7 +100,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
     throw new SitemapError('SM_BAD_OPTION', `gzipLevel must be a whole number from 0 to 9, got ${gzipLevel}`);
   }
   const level = gzipLevel ?? zlibConstants.Z_DEFAULT_COMPRESSION;
-  const entryPoint = `${options.filename}${options.gzip ? '.xml.gz' : '.xml'}`;
+  const entryPoint = `${options.filename}${(options.gzipIndex ?? options.gzip) ? '.xml.gz' : '.xml'}`;
   let opening: Promise<Opened> | undefined;
   /** The outermost folder this run created on the way to `outDir`: a run that publishes nothing removes it again. */
   let made: string | undefined;
@@ -146,8 +148,8 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   };
 
   return {
-    create() {
-      if (!options.gzip) {
+    create(file) {
+      if (!(file?.gzip ?? options.gzip)) {
         // The head comes last and must lead the file, so an uncompressed file waits in memory until finished.
         const chunks: Uint8Array[] = [];
         return {

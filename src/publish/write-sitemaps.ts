@@ -15,7 +15,7 @@ type RecordLike = SitemapRecordInput | string;
 
 /**
  * Writes records (objects, or bare URL strings) as a sitemap set: `sitemap.xml`, or numbered
- * sitemaps with `sitemap.xml` as their index. Published atomically; returns what was written.
+ * sitemaps with `sitemap.xml` as their index (always so with `gzip`, unless `gzipIndex`). Published atomically; returns what was written.
  * Throws a SitemapError for failures (`SM_STRICT_FAILED` and `SM_NOTHING_TO_WRITE` carry the summary).
  */
 export async function writeSitemaps(
@@ -30,7 +30,8 @@ export async function writeSourceItems(
   items: Iterable<SourceItem> | AsyncIterable<SourceItem>,
   options: WriteSitemapsOptions,
 ): Promise<BuildSummary> {
-  const sinkOptions = { gzip: options.gzip ?? false, filename: options.filename ?? 'sitemap' };
+  const gzipIndex = options.gzipIndex ?? false;
+  const sinkOptions = { gzip: options.gzip === true || gzipIndex, gzipIndex, filename: options.filename ?? 'sitemap' };
   // The sink opens the folder on buildSitemaps' first file, after it has checked the options.
   const sink = openDirectorySink(options.outDir, options.gzipLevel === undefined ? sinkOptions : { ...sinkOptions, gzipLevel: options.gzipLevel });
   return buildSitemaps(items, options, sink);

@@ -1,4 +1,5 @@
 /** W3C Datetime (R11) and the XSD date/dateTime forms (R12). */
+import { excerpt } from '../model/diagnostic.ts';
 
 export type W3cForm = 'year' | 'month' | 'date' | 'minutes' | 'seconds';
 
@@ -202,7 +203,7 @@ export function normalizeDatetime(value: string | Date): DatetimeNormalization {
   const text = value.trim();
   const parsed = parseW3cDatetime(text);
   if (parsed === undefined) {
-    return { ok: false, rule: 'R11', reason: `"${clip(text)}" is not a W3C Datetime (e.g. 2024-05-31 or 2024-05-31T12:00:00+02:00)` };
+    return { ok: false, rule: 'R11', reason: `"${excerpt(text, 60)}" is not a W3C Datetime (e.g. 2024-05-31 or 2024-05-31T12:00:00+02:00)` };
   }
   if (text.startsWith('0000')) return { ok: false, rule: 'R12', reason: `"${text}": ${YEAR_ZERO}` };
   switch (parsed.form) {
@@ -218,6 +219,3 @@ export function normalizeDatetime(value: string | Date): DatetimeNormalization {
   }
 }
 
-function clip(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}

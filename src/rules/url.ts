@@ -1,4 +1,5 @@
 /** `<loc>` rules: absolute http(s) (R8), length (R9), URI characters (R10), scope (R16/R17). */
+import { excerpt } from '../model/diagnostic.ts';
 import { MAX_LOC_LENGTH } from './limits.ts';
 
 /**
@@ -46,29 +47,29 @@ const NOT_A_PATH = /[<>"]|^[^/][^]*\s/;
 
 function slowPath(text: string, base: URL | undefined): UriResult {
   if (text === '') return { ok: false, rule: 'R8', reason: 'is empty' };
-  if (RUN_TOGETHER.test(text)) return { ok: false, rule: 'R10', reason: `"${clip(text)}" holds a tab or line break: more than one value, not a URL` };
+  if (RUN_TOGETHER.test(text)) return { ok: false, rule: 'R10', reason: `"${excerpt(text)}" holds a tab or line break: more than one value, not a URL` };
   let absolute = text;
   let resolved = false;
   let scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
   if (scheme === undefined) {
-    if (NOT_A_PATH.test(text)) return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not a URL (no http: or https:, and not a path either)` };
+    if (NOT_A_PATH.test(text)) return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" is not a URL (no http: or https:, and not a path either)` };
     const relative = base === undefined ? undefined : encodeRest(text.replace(/\\/g, '/'));
     if (base === undefined || relative === undefined) {
-      return { ok: false, rule: 'R8', reason: `"${clip(text)}" is not an absolute URL` };
+      return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" is not an absolute URL` };
     }
     try {
       absolute = new URL(relative, base).href;
     } catch {
-      return { ok: false, rule: 'R8', reason: `"${clip(text)}" cannot be resolved against ${base.href}` };
+      return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" cannot be resolved against ${base.href}` };
     }
     scheme = base.protocol.slice(0, -1);
     resolved = true;
   }
   if (scheme !== 'http' && scheme !== 'https') {
-    return { ok: false, rule: 'R8', reason: `"${clip(text)}" uses ${scheme}:, only http: and https: are allowed` };
+    return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" uses ${scheme}:, only http: and https: are allowed` };
   }
   const afterScheme = absolute.slice(absolute.indexOf(':') + 1);
-  if (!afterScheme.startsWith('//')) return { ok: false, rule: 'R8', reason: `"${clip(text)}" has no host` };
+  if (!afterScheme.startsWith('//')) return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" has no host` };
   const authorityEnd = afterScheme.slice(2).search(/[/?#]/);
   const authority = authorityEnd === -1 ? afterScheme.slice(2) : afterScheme.slice(2, 2 + authorityEnd);
   const rest = authorityEnd === -1 ? '' : afterScheme.slice(2 + authorityEnd);
@@ -79,14 +80,14 @@ function slowPath(text: string, base: URL | undefined): UriResult {
     // A user name or password is kept, percent-encoded as the URL parser encodes it: raw, a `<` in it would break the XML.
     host = parsed.username === '' && parsed.password === '' ? parsed.host : `${parsed.username}${parsed.password === '' ? '' : `:${parsed.password}`}@${parsed.host}`;
   } catch {
-    return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
+    return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" has an invalid host "${excerpt(authority)}"` };
   }
   if (PUNYCODE_LABEL.test(host) && !validPunycodeHost(host)) {
-    return { ok: false, rule: 'R8', reason: `"${clip(text)}" has an invalid host "${clip(authority)}"` };
+    return { ok: false, rule: 'R8', reason: `"${excerpt(text)}" has an invalid host "${excerpt(authority)}"` };
   }
   // The empty path is "/" (RFC 3986, 6.2.3): https://example.com and https://example.com/ are one URL, written with its slash.
   const encodedRest = encodeRest(rest.startsWith('/') ? rest : `/${rest}`);
-  if (encodedRest === undefined) return { ok: false, rule: 'R10', reason: `"${clip(text)}" contains an unpaired surrogate` };
+  if (encodedRest === undefined) return { ok: false, rule: 'R10', reason: `"${excerpt(text)}" contains an unpaired surrogate` };
   const uri = `${scheme}://${host}${encodedRest}`;
   if (uri.length > MAX_LOC_LENGTH) return tooLong(uri.length);
   return { ok: true, uri, changed: uri !== text, resolved };
@@ -134,9 +135,6 @@ function tooLong(length: number): UriResult {
   return { ok: false, rule: 'R9', reason: `is ${length} characters long after encoding; the limit is ${MAX_LOC_LENGTH}` };
 }
 
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
 
 /** Where a sitemap served from a folder may point (R16/R17): same origin, path under the folder. */
 export interface Scope {

@@ -1,14 +1,16 @@
 /** Input formats for `build`, chosen by file extension, `--format`, or a look at the first bytes. */
 import type { SourceItem } from '../model/pipeline.ts';
 import { fromCsv } from './csv.ts';
+import { textOf } from './input.ts';
 import { fromJsonLines } from './jsonl.ts';
 import { fromText } from './text.ts';
 
 export const INPUT_FORMATS = ['text', 'jsonl', 'csv'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+/** By the name's extension, a `.gz` after it left out (gzip is undone whatever the name). */
 export function formatFromName(name: string): InputFormat | undefined {
-  const lower = name.toLowerCase();
+  const lower = name.toLowerCase().replace(/\.gz$/, '');
   if (/\.(jsonl|ndjson)$/.test(lower)) return 'jsonl';
   if (lower.endsWith('.csv')) return 'csv';
   if (lower.endsWith('.txt')) return 'text';
@@ -59,6 +61,22 @@ export function readSource(format: InputFormat, source: AsyncIterable<Uint8Array
     case 'text':
       return fromText(source);
   }
+}
+
+export interface ReadInputOptions {
+  /** The format; sniffed from the first text when not given. */
+  format?: InputFormat | undefined;
+  /** The input as messages name it: `input "urls.txt"`, `standard input`. @default 'the input' */
+  label?: string;
+}
+
+/**
+ * Records and findings from an input's bytes: gzip undone, input that is no text refused before any
+ * record (`SM_INPUT_NOT_TEXT`, naming what it looks like), the format sniffed when not given.
+ */
+export async function* readInput(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, options: ReadInputOptions = {}): AsyncGenerator<SourceItem> {
+  const { head, bytes } = await textOf(source, options.label ?? 'the input');
+  yield* readSource(options.format ?? sniffFormat(head), bytes);
 }
 
 export { fromCsv, fromJsonLines, fromText };

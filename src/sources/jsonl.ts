@@ -1,4 +1,5 @@
-/** JSON Lines input: one record object (or a bare URL string) a line. */
+/** JSON Lines input: one record object (or a bare URL string) a line; `url` is read as `loc` when there is no `loc`, as in CSV. */
+import { excerpt } from '../model/diagnostic.ts';
 import type { SourceItem } from '../model/pipeline.ts';
 import { readLines } from './lines.ts';
 
@@ -9,11 +10,21 @@ export async function* fromJsonLines(source: AsyncIterable<Uint8Array> | Iterabl
       continue;
     }
     if (line.text.trim() === '') continue;
+    let value: unknown;
     try {
-      yield { line: line.line, record: JSON.parse(line.text) as unknown };
+      value = JSON.parse(line.text);
     } catch (error) {
       const reason = error instanceof SyntaxError ? error.message : String(error);
-      yield { line: line.line, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: not valid JSON (${reason})`, line: line.line } };
+      yield { line: line.line, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: not valid JSON (${excerpt(reason, 160)})`, line: line.line } };
+      continue;
     }
+    yield { line: line.line, record: withLoc(value) };
   }
+}
+
+/** A record with `url` and no `loc` gets it as `loc`, first as every record has it; with both, `loc` wins and `url` is an unknown field. */
+function withLoc(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.hasOwn(value, 'loc') || !Object.hasOwn(value, 'url')) return value;
+  const { url, ...rest } = value as Record<string, unknown>;
+  return { loc: url, ...rest };
 }

@@ -22,7 +22,7 @@ export async function buildSitemaps(
   sink: SitemapSink,
 ): Promise<BuildSummary> {
   const {
-    gzip = false,
+    gzipIndex = false,
     strict = false,
     stylesheet,
     maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
@@ -31,6 +31,7 @@ export async function buildSitemaps(
     maxDiagnostics = 1000,
     now = Date.now,
   } = options;
+  const gzip = options.gzip === true || gzipIndex;
   const base = parseBaseUrl(options.baseUrl);
   checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
   checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
@@ -50,7 +51,8 @@ export async function buildSitemaps(
   const files = new FileSet(sink, {
     base,
     stem: filename,
-    extension: gzip ? '.xml.gz' : '.xml',
+    gzip,
+    gzipIndex,
     stylesheet,
     limits: { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP },
   });
@@ -118,9 +120,16 @@ export function parseBaseUrl(baseUrl: string): URL {
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" must be a plain folder URL, without query, fragment or credentials`);
   }
+  // A last segment like `sitemap.xml` is a file: its files would go to `…/sitemap.xml/sitemap.xml`. A folder like `v1.2` is no file.
+  if (FILE_NAME.test(url.pathname)) {
+    throw new SitemapError('SM_BAD_BASE_URL', `base URL "${baseUrl}" names a file; give its folder: --base-url ${new URL('./', url).href}`);
+  }
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;
 }
+
+/** A path whose last segment ends in an extension of the files a sitemap URL names (sitemaps, pages, feeds, archives). */
+const FILE_NAME = /\/[^/]*\.(?:xml|gz|txt|html?|xhtml|php|aspx?|jsp|json|jsonl|ndjson|csv|rss|atom|xsl|zip|zst|br)$/i;
 
 function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {

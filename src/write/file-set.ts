@@ -1,7 +1,8 @@
 /**
  * The file writer: the open files of a build by slot, each a `PartBuilder` (the exact limits) whose
  * body chunks go to a sink file as they come; closed files are named, listed in the index and
- * staged; at the end the entry point: the index, or the only file itself.
+ * staged; at the end the entry point: the index, or the only file itself (unless only the URL files
+ * are gzipped: the entry point keeps its `.xml` name, so a single file is listed by an index too).
  */
 import { SitemapError } from '../errors.ts';
 import type { SitemapFileWriter, SitemapSink, WrittenFile } from '../model/pipeline.ts';
@@ -17,8 +18,10 @@ export interface FileSetOptions {
   base: URL;
   /** File name stem: `sitemap.xml`, `sitemap-1.xml`… */
   stem: string;
-  /** `.xml` or `.xml.gz`. */
-  extension: string;
+  /** The URL files are gzipped (`sitemap-1.xml.gz`…); then the entry point is always an index, so it stays `sitemap.xml`. */
+  gzip: boolean;
+  /** The entry point is gzipped too (`sitemap.xml.gz`, a single file then being the entry point itself); implies `gzip`. */
+  gzipIndex: boolean;
   stylesheet: string | undefined;
   /** Per file; `maxBytes` holds for the index too. */
   limits: SplitLimits;
@@ -97,7 +100,7 @@ export class FileSet implements OpenFiles {
     if (!builder.tryAdd(entry.xml, entry.bytes, entry.nsBits, entry.hasNews, entry.lastmod, entry.lastmodEpoch)) return false;
     this.#urls++;
     const chunk = builder.takeChunk();
-    if (chunk !== undefined) this.#wait = (file.writer ??= this.#sink.create()).write(chunk);
+    if (chunk !== undefined) this.#wait = (file.writer ??= this.#createUrlFile()).write(chunk);
     return true;
   }
 
@@ -118,7 +121,7 @@ export class FileSet implements OpenFiles {
     this.#open[slot] = undefined;
     const { builder } = file;
     const empty = builder.urls === 0;
-    const closed: ClosedFile | undefined = empty ? undefined : { slot, writer: file.writer ?? this.#sink.create(), ...builder.finish() };
+    const closed: ClosedFile | undefined = empty ? undefined : { slot, writer: file.writer ?? this.#createUrlFile(), ...builder.finish() };
     this.#spare.push(builder);
     if (closed === undefined) return;
     if (this.#held === undefined && this.#staged.length === 0) {
@@ -147,11 +150,18 @@ export class FileSet implements OpenFiles {
     for (let slot = 0; slot < this.#open.length; slot++) {
       if (this.#open[slot] !== undefined) await this.close(slot);
     }
-    const { base, stem, extension, stylesheet } = this.#options;
-    const entryPoint = `${stem}${extension}`;
-    if (this.#held !== undefined) {
-      await this.#stage(entryPoint, this.#held);
-      return (await this.#describe()).map(({ file }) => file);
+    const { base, stem, gzip, gzipIndex, stylesheet } = this.#options;
+    const entryPoint = `${stem}${gzipIndex ? '.xml.gz' : '.xml'}`;
+    const held = this.#held;
+    if (held !== undefined) {
+      this.#held = undefined;
+      // The only file is the entry point, unless it is gzipped and the entry point is not: then it is a child like any other.
+      if (gzip === gzipIndex) {
+        await this.#stage(entryPoint, held);
+        return (await this.#describe()).map(({ file }) => file);
+      }
+      this.#list(this.#childName(held.slot), held.part);
+      await this.#stage(this.#childName(held.slot), held);
     }
     this.#staged.sort((a, b) => a.slot - b.slot);
     // The index lists each file under the name the sink published it as.
@@ -160,7 +170,7 @@ export class FileSet implements OpenFiles {
     const index: SitemapIndexEntry[] = children.map(({ file, part }) => indexEntry(file.name, part, base));
     const xml = serializeSitemapIndex(index, stylesheet);
     if (utf8Length(xml) > this.#options.limits.maxBytes) throw this.#indexTooLarge(index.length);
-    const { compressedBytes } = await this.#sink.create().finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
+    const { compressedBytes } = await this.#sink.create({ gzip: gzipIndex }).finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
     const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
     if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
     files.push(file);
@@ -173,7 +183,11 @@ export class FileSet implements OpenFiles {
   }
 
   #childName(slot: number): string {
-    return `${this.#options.stem}-${slot + 1}${this.#options.extension}`;
+    return `${this.#options.stem}-${slot + 1}${this.#options.gzip ? '.xml.gz' : '.xml'}`;
+  }
+
+  #createUrlFile(): SitemapFileWriter {
+    return this.#sink.create({ gzip: this.#options.gzip });
   }
 
   /** Counts the file's line in the index, which fails the build as soon as the index would pass the byte limit. */

@@ -42,7 +42,86 @@ describe('sitemapkit build', () => {
     const report = JSON.parse(result.stdout) as { urls: number; counts: Record<string, number> };
     assert.equal(report.urls, 3);
     assert.deepEqual(report.counts, { 'INPUT:warn': 1, 'R11:error': 1, 'INPUT:error': 1 });
-    assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
+    // The entry point stays sitemap.xml (an index) whatever --gzip says; --gzip-index compresses it too.
+    assert.deepEqual((await readdir(join(cwd, 'out-csv'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap.xml']);
+    assert.match(result.stdout, /"name":"sitemap\.xml","url":"https:\/\/example\.com\/sitemap\.xml","kind":"index","entries":1,/);
+    const human = await runCli(['build', '-i', 'records.csv', '-o', 'out-csv', ...BASE, '--gzip'], { cwd });
+    assert.match(human.stdout, /Entry point: https:\/\/example\.com\/sitemap\.xml\n/);
+    const indexToo = await runCli(['build', '-i', 'records.csv', '-o', 'out-csv-index', ...BASE, '--gzip-index', '--json'], { cwd });
+    assert.equal(indexToo.code, 0, indexToo.stderr);
+    assert.deepEqual((await readdir(join(cwd, 'out-csv-index'))).sort(), ['.sitemapkit-sitemap.json', 'sitemap.xml.gz']);
+  });
+
+  test('a CSV without a loc or url column: the finding, then one sentence and exit 1, with or without --json (before, an unhandled "Premature close")', async () => {
+    const json = await runCli(['build', '-i', 'no-loc-column.csv', '-o', 'out-no-loc', ...BASE, '--json'], { cwd });
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), {
+      published: false, files: [], urls: 0, records: 0, dropped: 0, duplicates: 0,
+      diagnostics: [{ rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, last modified, title', line: 1, file: 'no-loc-column.csv' }],
+      counts: { 'INPUT:error': 1 },
+      error: 'no valid URL to write (0 records read); nothing was published', code: 'SM_NOTHING_TO_WRITE',
+    });
+    assert.equal(json.stderr, 'sitemapkit: no valid URL to write (0 records read); nothing was published\n');
+    const human = await runCli(['build', '-i', 'no-loc-column.csv', '-o', 'out-no-loc', ...BASE], { cwd });
+    assert.equal(human.code, 1);
+    assert.match(human.stderr, /INPUT error ×1 +the CSV header has no "loc" \(or "url"\) column; columns found: address, last modified, title\n +at no-loc-column\.csv:1\n/);
+    assert.match(human.stderr, /\nsitemapkit: no valid URL to write \(0 records read\); nothing was published\n$/);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the read stream's late error, when there was one, came here
+    await assert.rejects(readdir(join(cwd, 'out-no-loc')), { code: 'ENOENT' });
+  });
+
+  test('a CSV with extra columns: the header is no record, so records, dropped and urls are exact', async () => {
+    const result = await runCli(['build', '-i', 'extra-columns.csv', '-o', 'out-extra', '--base-url', 'https://shop.example.com/', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.deepEqual([report['records'], report['dropped'], report['urls']], [4, 0, 4]);
+    assert.deepEqual(report['diagnostics'], [{ rule: 'INPUT', level: 'warn', message: 'CSV columns ignored: title', line: 1, file: 'extra-columns.csv' }]);
+    const human = await runCli(['build', '-i', 'extra-columns.csv', '-o', 'out-extra', '--base-url', 'https://shop.example.com/'], { cwd });
+    assert.match(human.stdout, /^Published 1 file in out-extra: 4 URLs from 4 records\n/);
+  });
+
+  test('JSON Lines records may name their URL url, as CSV columns may; loc wins over url', async () => {
+    const result = await runCli(['build', '-i', 'url-field.jsonl', '-o', 'out-url-field', '--base-url', 'https://shop.example.com/', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const report = JSON.parse(result.stdout) as Record<string, unknown>;
+    assert.deepEqual([report['records'], report['dropped'], report['urls']], [4, 1, 3]);
+    assert.deepEqual(report['diagnostics'], [
+      { rule: 'INPUT', level: 'warn', message: 'unknown field "url" ignored', line: 3, url: 'https://shop.example.com/hats', file: 'url-field.jsonl' },
+      { rule: 'R6', level: 'error', message: 'record dropped: "loc" is missing', line: 4, field: 'loc', file: 'url-field.jsonl' },
+    ]);
+    const xml = await readFile(join(cwd, 'out-url-field', 'sitemap.xml'), 'utf8');
+    assert.deepEqual([...xml.matchAll(/<url><loc>([^<]*)/g)].map((m) => m[1]), ['https://shop.example.com/', 'https://shop.example.com/boots', 'https://shop.example.com/hats']);
+  });
+
+  test('input that is no text is refused with one sentence naming what it looks like; nothing is published (before, junk URLs and exit 0)', async () => {
+    let state = 42;
+    await writeFile(join(cwd, 'random.bin'), Uint8Array.from({ length: 65_536 }, () => (state = (state * 1103515245 + 12345) >>> 0) >>> 24));
+    const cases: [string, string][] = [
+      ['logo.png', 'input "logo.png" is a PNG image'],
+      ['export.zip', 'input "export.zip" is a zip archive (an .xlsx, .docx or .ods file is one too; export it as CSV)'],
+      ['random.bin', 'input "random.bin" is binary data (it holds NUL bytes)'],
+    ];
+    for (const [name, what] of cases) {
+      const result = await runCli(['build', '-i', name, '-o', 'out-binary', ...BASE], { cwd });
+      assert.deepEqual(result, { code: 1, stdout: '', stderr: `sitemapkit: ${what}, not text: build reads a list of URLs, JSON Lines or CSV\n` }, name);
+    }
+    const json = await runCli(['build', '-i', '-', '-o', 'out-binary', ...BASE, '--format', 'text', '--json'], { cwd, stdin: '\u0000\u0001binary' });
+    assert.deepEqual(JSON.parse(json.stdout), { published: false, error: 'standard input is binary data (it holds NUL bytes), not text: build reads a list of URLs, JSON Lines or CSV', code: 'SM_INPUT_NOT_TEXT' });
+    await assert.rejects(readdir(join(cwd, 'out-binary')), { code: 'ENOENT' });
+  });
+
+  test('gzipped input is read as the text inside, its format from the name without .gz', async () => {
+    const result = await runCli(['build', '-i', 'urls.txt.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual((JSON.parse(result.stdout) as { urls: number; records: number }).urls, 3);
+    const jsonl = await runCli(['build', '-i', 'records.jsonl.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    const plain = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    assert.equal(jsonl.code, 0, jsonl.stderr);
+    const report = (text: string) => {
+      const { diagnostics, ...rest } = JSON.parse(text) as { diagnostics: { file: string }[] };
+      return { ...rest, diagnostics: diagnostics.map(({ file: _file, ...d }) => d) };
+    };
+    assert.deepEqual(report(jsonl.stdout), report(plain.stdout));
   });
 
   test('standard input, format sniffed or given', async () => {
@@ -118,6 +197,8 @@ describe('sitemapkit build', () => {
     assert.match(missing.stderr, /required option '-b, --base-url <url>' not specified/);
     const badBase = await runCli(['build', '-i', 'urls.txt', '-o', 'out', '--base-url', 'example.com'], { cwd });
     assert.deepEqual(badBase, { code: 2, stdout: '', stderr: 'sitemapkit: base URL "example.com" is not an absolute URL (e.g. https://example.com/)\n' });
+    const fileBase = await runCli(['build', '-i', 'urls.txt', '-o', 'out', '--base-url', 'https://example.com/sitemap.xml'], { cwd });
+    assert.deepEqual(fileBase, { code: 2, stdout: '', stderr: 'sitemapkit: base URL "https://example.com/sitemap.xml" names a file; give its folder: --base-url https://example.com/\n' });
     const badNumber = await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', 'many'], { cwd });
     assert.equal(badNumber.code, 2);
     assert.match(badNumber.stderr, /--max-urls <n>' argument 'many' is invalid\. expected a whole number/);
@@ -126,6 +207,28 @@ describe('sitemapkit build', () => {
     assert.equal((await runCli(['build', '--bogus'], { cwd })).code, 2);
     assert.equal((await runCli(['frobnicate'], { cwd })).code, 2);
     assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--format', 'xml'], { cwd })).code, 2);
+  });
+
+  test('--json on a usage error prints one object on standard output too, in the failure shape of the command, code SM_USAGE, exit 2', async () => {
+    const cases: [string[], Record<string, unknown>][] = [
+      [['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--bogus', '--json'], { published: false, error: "unknown option '--bogus'", code: 'SM_USAGE' }],
+      [['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--max-urls', 'abc', '--json'], { published: false, error: "option '--max-urls <n>' argument 'abc' is invalid. expected a whole number", code: 'SM_USAGE' }],
+      [['build', '-i', 'urls.txt', '-o', 'out', '--json'], { published: false, error: "required option '-b, --base-url <url>' not specified", code: 'SM_USAGE' }],
+      [['validate', '--json'], { valid: false, error: "missing required argument 'source'", code: 'SM_USAGE' }],
+      [['parse', 'a.xml', '--jsn', '--json'], { error: "unknown option '--jsn' (did you mean --json?)", code: 'SM_USAGE' }],
+      [['discover', '--json'], { error: "missing required argument 'site-url'", code: 'SM_USAGE' }],
+      [['frobnicate', '--json'], { error: "unknown command 'frobnicate'", code: 'SM_USAGE' }],
+    ];
+    for (const [argv, expected] of cases) {
+      const result = await runCli(argv, { cwd });
+      assert.equal(result.code, 2, argv.join(' '));
+      assert.deepEqual(JSON.parse(result.stdout), expected, argv.join(' '));
+      assert.match(result.stderr, /^error: /, argv.join(' '));
+    }
+    // Without --json (or with it only after --, as an operand), standard output stays empty.
+    assert.equal((await runCli(['build', '-i', 'urls.txt', '-o', 'out', ...BASE, '--bogus'], { cwd })).stdout, '');
+    assert.equal((await runCli(['parse', '--bogus', '--', '--json'], { cwd })).stdout, '');
+    await assert.rejects(readdir(join(cwd, 'out')), { code: 'ENOENT' });
   });
 
   test('a named pipe as input: the progress bar counts records, with no size to fill (before, a full bar at 0 records)', async () => {

@@ -4,6 +4,8 @@ import { SitemapError, type SitemapSink } from '../../src/index.ts';
 export interface MemorySink extends SitemapSink {
   /** Committed files by name, as text: the published set. */
   files: Map<string, string>;
+  /** Names of the files the builder asked to be gzipped (kept as text here). */
+  gzipped: Set<string>;
   aborted: boolean;
 }
 
@@ -14,8 +16,9 @@ export function memorySink(published: Record<string, string> = {}): MemorySink {
   const decoder = new TextDecoder();
   const sink: MemorySink = {
     files: new Map(Object.entries(published)),
+    gzipped: new Set(),
     aborted: false,
-    create() {
+    create(file) {
       const body: Uint8Array[] = [];
       return {
         write(chunk) {
@@ -25,6 +28,7 @@ export function memorySink(published: Record<string, string> = {}): MemorySink {
         async finish(name, head, tail) {
           if (kept.has(name)) throw new SitemapError('SM_OUTPUT_CONFLICT', `"${name}" is both kept and written`);
           staged.set(name, [head, ...body, tail].map((c) => decoder.decode(c)).join(''));
+          if (file?.gzip === true) sink.gzipped.add(name);
           return {};
         },
       };

@@ -25,13 +25,18 @@ describe('publishing into a folder', () => {
     const zipped = await tempDir();
     await writeSitemaps(urls(25), { outDir: plain, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 });
     const summary = await writeSitemaps(urls(25), { outDir: zipped, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzip: true });
-    assert.deepEqual((await readdir(zipped)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml.gz']);
+    // The entry point stays sitemap.xml, uncompressed, naming the .gz children (gzipIndex compresses it too, below).
+    assert.deepEqual((await readdir(zipped)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml']);
     for (const name of (await readdir(plain)).filter((n) => n.endsWith('.xml'))) {
       const original = await readFile(join(plain, name), 'utf8');
-      const unzipped = gunzipSync(await readFile(join(zipped, `${name}.gz`))).toString('utf8');
-      // The index names the .gz children; everything else is the same bytes.
-      assert.equal(unzipped, name === 'sitemap.xml' ? original.replaceAll('.xml<', '.xml.gz<') : original, name);
+      if (name === 'sitemap.xml') assert.equal(await readFile(join(zipped, name), 'utf8'), original.replaceAll('.xml<', '.xml.gz<'));
+      else assert.equal(gunzipSync(await readFile(join(zipped, `${name}.gz`))).toString('utf8'), original, name);
     }
+    const indexZipped = await tempDir();
+    await writeSitemaps(urls(25), { outDir: indexZipped, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzipIndex: true });
+    assert.deepEqual((await readdir(indexZipped)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml.gz']);
+    assert.equal(gunzipSync(await readFile(join(indexZipped, 'sitemap.xml.gz'))).toString('utf8'), await readFile(join(zipped, 'sitemap.xml'), 'utf8'));
+    for (const name of ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz']) assert.deepEqual(await readFile(join(indexZipped, name)), await readFile(join(zipped, name)), name);
     const gz = summary.files.find((f) => f.name === 'sitemap-1.xml.gz');
     assert.ok(gz?.compressedBytes !== undefined && gz.compressedBytes > 0 && gz.compressedBytes < gz.bytes);
   });
@@ -157,9 +162,10 @@ describe('publishing into a folder', () => {
     const base = { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10, gzip: true };
     await writeSitemaps(urls(20), base);
     const summary = await writeSitemaps([...urls(10), ...urls(10, 'b')], base);
-    assert.deepEqual(summary.files.map((f) => f.name), ['sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml.gz']);
-    assert.match(gunzipSync(await readFile(join(dir, 'sitemap.xml.gz'))).toString(), /<loc>https:\/\/example\.com\/sitemap-2b\.xml\.gz<\/loc>/);
-    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml.gz']);
+    // --gzip compresses the URL files; the index stays sitemap.xml.
+    assert.deepEqual(summary.files.map((f) => f.name), ['sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml']);
+    assert.match(await readFile(join(dir, 'sitemap.xml'), 'utf8'), /<loc>https:\/\/example\.com\/sitemap-2b\.xml\.gz<\/loc>/);
+    assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1.xml.gz', 'sitemap-2b.xml.gz', 'sitemap.xml']);
   });
 
   test('a tampered manifest cannot make a run delete outside its folder', async () => {
@@ -244,7 +250,7 @@ describe('options are checked before the folder is touched', () => {
     for (const gzipLevel of [0, 9]) {
       const dir = await tempDir();
       await writeSitemaps(urls(3), { outDir: dir, baseUrl: 'https://example.com/', gzip: true, gzipLevel });
-      assert.match(gunzipSync(await readFile(join(dir, 'sitemap.xml.gz'))).toString(), /<loc>https:\/\/example\.com\/a\/2<\/loc>/);
+      assert.match(gunzipSync(await readFile(join(dir, 'sitemap-1.xml.gz'))).toString(), /<loc>https:\/\/example\.com\/a\/2<\/loc>/);
     }
   });
 });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { fromCsv, fromJsonLines, fromText, type SourceItem } from '../../src/index.ts';
 import { MAX_LINE_BYTES, readLines, type Line } from '../../src/sources/lines.ts';
-import { sniffFormat } from '../../src/sources/index.ts';
+import { readInput, sniffFormat } from '../../src/sources/index.ts';
+import { describeBinary } from '../../src/sources/kind.ts';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
 
@@ -77,6 +79,16 @@ describe('JSON Lines input', () => {
     assert.ok(news !== undefined && 'record' in news);
     assert.equal((news.record as { news: { title: string } }).news.title, 'Büro & Co');
   });
+  test('url is read as loc, as CSV reads it, when there is no loc; with both, loc wins', async () => {
+    const items = await sameForEveryChunking(fixture('url-field.jsonl'), fromJsonLines);
+    assert.deepEqual(items, [
+      { line: 1, record: { loc: 'https://shop.example.com/', lastmod: '2026-11-20', priority: 1 } },
+      { line: 2, record: { loc: 'https://shop.example.com/boots', changefreq: 'weekly', images: [{ loc: 'https://shop.example.com/img/boots.jpg' }] } },
+      { line: 3, record: { loc: 'https://shop.example.com/hats', url: 'https://shop.example.com/old-hats' } },
+      { line: 4, record: { title: 'no address at all' } },
+    ] satisfies SourceItem[]);
+    assert.deepEqual(Object.keys((items[0] as { record: object }).record), ['loc', 'lastmod', 'priority'], 'loc first, as every record has it');
+  });
 });
 
 describe('CSV input', () => {
@@ -116,9 +128,75 @@ describe('CSV input', () => {
     }
   });
 
-  test('a header without loc is one clear error', async () => {
+  test('with both a loc and a url column, loc wins and url is an ignored column, in either order', async () => {
+    for (const [header, row] of [['url,loc', 'https://example.com/old,https://example.com/new'], ['loc,URL', 'https://example.com/new,https://example.com/old']]) {
+      const items = await collect(fromCsv([new TextEncoder().encode(`${header}\n${row}\n`)]));
+      assert.deepEqual(items, [
+        { line: 1, diagnostic: { rule: 'INPUT', level: 'warn', message: 'CSV columns ignored: url', line: 1 }, header: true },
+        { line: 2, record: { loc: 'https://example.com/new' } },
+      ], header);
+    }
+  });
+
+  test('a header without loc is one clear error, marked as a header finding (no record read or dropped)', async () => {
     const items = await collect(fromCsv([new TextEncoder().encode('address,lastmod\nhttps://example.com/,2026-01-01\n')]));
-    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, lastmod', line: 1 } }]);
+    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, lastmod', line: 1 }, header: true }]);
+  });
+
+  test('a file stream left early (no loc column) ends without an unhandled error event', async () => {
+    const items = await collect(fromCsv(createReadStream(new URL('../fixtures/input/no-loc-column.csv', import.meta.url))));
+    assert.deepEqual(items, [{ line: 1, diagnostic: { rule: 'INPUT', level: 'error', message: 'the CSV header has no "loc" (or "url") column; columns found: address, last modified, title', line: 1 }, header: true }]);
+    // Before, the read stream was left piped into a destroyed parser and emitted "Premature close" unhandled a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
+  test('a source failing part way fails the CSV reader, rather than hanging it', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield new TextEncoder().encode('loc\nhttps://example.com/a\n');
+      throw new Error('disk gone');
+    }
+    await assert.rejects(collect(fromCsv(failing())), { message: 'disk gone' });
+  });
+
+  test('a line over the cap is skipped unread, as in text and JSON Lines; the rows around it are read, however the bytes are cut', async () => {
+    const long = 'https://example.com/' + 'x'.repeat(MAX_LINE_BYTES);
+    const bytes = new TextEncoder().encode(`loc,lastmod\r\nhttps://example.com/a,2026-01-01\r\n\r\n${long},2026-01-02\r\n"https://example.com/b",2026-01-03\r\n${long}`);
+    const expected: SourceItem[] = [
+      { line: 2, record: { loc: 'https://example.com/a', lastmod: '2026-01-01' } },
+      { line: 4, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: longer than ${MAX_LINE_BYTES} bytes`, line: 4 } },
+      { line: 5, record: { loc: 'https://example.com/b', lastmod: '2026-01-03' } },
+      { line: 6, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: longer than ${MAX_LINE_BYTES} bytes`, line: 6 } },
+    ];
+    for (const size of [bytes.length, 65_536, 1000]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      assert.deepEqual(await collect(fromCsv(chunks)), expected, `chunks of ${size}`);
+    }
+  });
+
+  test('a dropped line between a bad row and blank lines keeps the findings in line order', async () => {
+    const long = 'y'.repeat(MAX_LINE_BYTES + 1);
+    const items = await collect(fromCsv([new TextEncoder().encode(`loc\nhttps://example.com/a\n\n${long}\nhttps://example.com/b"x\nhttps://example.com/c\n`)]));
+    assert.deepEqual(items.map((i) => ('record' in i ? `${i.line} record` : `${i.line} ${i.diagnostic.message.slice(0, 20)}`)), [
+      '2 record', '4 line skipped: longer', '5 CSV row skipped: Inv', '6 record',
+    ]);
+  });
+
+  test('a record running past the cap over many lines (a quote left open) stops the input with one sentence', async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) => `https://example.com/${i},2026-01-01`).join('\n');
+    await assert.rejects(collect(fromCsv([new TextEncoder().encode(`loc,lastmod\nhttps://example.com/a,2026-01-01\n"https://example.com/b,2026-01-01\n${lines}\n`)])), {
+      code: 'SM_INPUT_UNREADABLE',
+      message: `the CSV record from line 3 runs past ${MAX_LINE_BYTES} bytes (a quote left open?); the input was not read further`,
+    });
+  });
+
+  test('a message quoting input quotes a short excerpt of it', async () => {
+    const field = `https://example.com/${'z'.repeat(500_000)}`;
+    const items = await collect(fromCsv([new TextEncoder().encode(`loc,${'c'.repeat(200_000)}\n${field}"x,1\n`)]));
+    assert.deepEqual(items, [
+      { line: 1, diagnostic: { rule: 'INPUT', level: 'warn', message: `CSV columns ignored: ${'c'.repeat(37)}...`, line: 1 }, header: true },
+      { line: 2, diagnostic: { rule: 'INPUT', level: 'error', message: `CSV row skipped: Invalid Opening Quote: a quote is found on field 0, value is "https://example.com/${'z'.repeat(57)}..."`, line: 2 } },
+    ]);
   });
 });
 
@@ -177,4 +255,59 @@ test('format sniffing: a CSV header is found by a loc or url column anywhere, qu
   assert.equal(sniffFormat(bytes('"a,loc",b\n')), 'text');
   assert.equal(sniffFormat(bytes('location,lastmod\n')), 'text');
   assert.equal(sniffFormat(bytes('https://example.com/tags/a,url\n')), 'text');
+});
+
+describe('input that is no text', () => {
+  const bytes = (...parts: (string | number[])[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...new TextEncoder().encode(p)] : p)));
+
+  test('is named by its magic bytes where it has them, else by NUL bytes or bytes that are not UTF-8', () => {
+    assert.equal(describeBinary(fixture('logo.png')), 'a PNG image');
+    assert.equal(describeBinary(fixture('export.zip')), 'a zip archive (an .xlsx, .docx or .ods file is one too; export it as CSV)');
+    assert.equal(describeBinary(fixture('urls.txt.gz')), 'gzip-compressed data');
+    assert.equal(describeBinary(bytes([0xff, 0xd8, 0xff, 0xe0, 0, 0x10], 'JFIF')), 'a JPEG image');
+    assert.equal(describeBinary(bytes('%PDF-1.7\n%\u00e2\n')), 'a PDF document');
+    assert.equal(describeBinary(bytes([0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x05])), 'zstd-compressed data');
+    assert.equal(describeBinary(bytes('BZh91AY&SY')), 'bzip2-compressed data');
+    assert.equal(describeBinary(bytes([0xff, 0xfe], 'h\0t\0')), 'UTF-16 text (save it as UTF-8)');
+    const tar = new Uint8Array(512);
+    tar.set(new TextEncoder().encode('urls.txt'), 0);
+    tar.set(new TextEncoder().encode('ustar'), 257);
+    assert.equal(describeBinary(tar), 'a tar archive');
+    assert.equal(describeBinary(bytes('https://example.com/a\n', [0], 'x')), 'binary data (it holds NUL bytes)');
+    // Seeded bytes with no NUL: not UTF-8.
+    let state = 7;
+    const noise = Uint8Array.from({ length: 300 }, () => 1 + ((state = (state * 1103515245 + 12345) >>> 0) % 255));
+    assert.equal(describeBinary(noise), 'binary data (it is not UTF-8 text)');
+  });
+
+  test('text stays text: a Latin-1 line among UTF-8 ones, a BOM, a head cut inside a character, a name like "BZh" or "GIF" in a URL', () => {
+    assert.equal(describeBinary(fixture('urls.txt')), undefined);
+    assert.equal(describeBinary(fixture('records.csv')), undefined);
+    assert.equal(describeBinary(bytes([0xef, 0xbb, 0xbf], 'loc\nhttps://example.com/caf', [0xc3])), undefined);
+    assert.equal(describeBinary(bytes('BZh\nGIF8\nhttps://example.com/\n')), undefined);
+    assert.equal(describeBinary(new Uint8Array(0)), undefined);
+  });
+
+  test('gzip is undone, whatever the name, and the format sniffed from the text inside', async () => {
+    const items = await collect(readInput([fixture('records.jsonl.gz')]));
+    assert.deepEqual(items, await collect(fromJsonLines([fixture('records.jsonl')])));
+    assert.deepEqual(await collect(readInput([fixture('urls.txt.gz')], { format: 'text' })), [
+      { line: 2, record: 'https://example.com/a' },
+      { line: 3, record: 'https://example.com/b' },
+      { line: 5, record: 'https://example.com/café' },
+    ] satisfies SourceItem[]);
+  });
+
+  test('no text, or damaged gzip, is one sentence before any record', async () => {
+    await assert.rejects(collect(readInput([fixture('logo.png')], { label: 'input "logo.png"' })), {
+      code: 'SM_INPUT_NOT_TEXT', message: 'input "logo.png" is a PNG image, not text: build reads a list of URLs, JSON Lines or CSV',
+    });
+    await assert.rejects(collect(readInput([gzipSync(fixture('logo.png'))])), {
+      code: 'SM_INPUT_NOT_TEXT', message: 'the input is a PNG image compressed with gzip, not text: build reads a list of URLs, JSON Lines or CSV',
+    });
+    const gz = fixture('urls.txt.gz');
+    await assert.rejects(collect(readInput([gz.subarray(0, gz.length - 6)], { label: 'input "urls.txt.gz"' })), {
+      code: 'SM_INPUT_UNREADABLE', message: 'cannot read input "urls.txt.gz": its gzip data is damaged (unexpected end of file)',
+    });
+  });
 });

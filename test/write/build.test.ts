@@ -136,12 +136,56 @@ describe('buildSitemaps', () => {
     assert.equal(sink.files.size, 0);
   });
 
+  test('gzip compresses the URL files and keeps the entry point sitemap.xml, an index even over a single file; gzipIndex compresses it too', async () => {
+    const cases: [Partial<BuildOptions>, number, string[], string[]][] = [
+      [{ gzip: true }, 1, ['sitemap-1.xml.gz', 'sitemap.xml'], ['sitemap-1.xml.gz']],
+      [{ gzip: true }, 3, ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml'], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz']],
+      [{ gzip: true, gzipIndex: true }, 1, ['sitemap.xml.gz'], ['sitemap.xml.gz']],
+      [{ gzipIndex: true }, 3, ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml.gz'], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap.xml.gz']],
+      [{}, 1, ['sitemap.xml'], []],
+      [{}, 3, ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml'], []],
+    ];
+    for (const [options, n, names, gzipped] of cases) {
+      const sink = memorySink();
+      const records = Array.from({ length: n }, (_, i) => `https://example.com/${i}`);
+      const summary = await buildSitemaps(items(records), { baseUrl: BASE, maxUrlsPerFile: 2, ...options }, sink);
+      const label = `${JSON.stringify(options)}, ${n} URLs`;
+      assert.deepEqual(summary.files.map((f) => f.name), names, label);
+      assert.deepEqual([...sink.files.keys()].sort(), [...names].sort(), label);
+      assert.deepEqual([...sink.gzipped].sort(), gzipped, label);
+      const entry = summary.files.at(-1);
+      if (names.length > 1) {
+        assert.equal(entry?.kind, 'index', label);
+        assert.deepEqual(locs(sink.files.get(entry?.name ?? '') ?? ''), names.slice(0, -1).map((name) => `${BASE}${name}`), label);
+      }
+    }
+  });
+
   test('bad options fail before any work', async () => {
     const sink = memorySink();
     await assert.rejects(buildSitemaps([], { baseUrl: 'example.com' }, sink), { code: 'SM_BAD_BASE_URL' });
     await assert.rejects(buildSitemaps([], { baseUrl: 'ftp://example.com/' }, sink), { code: 'SM_BAD_BASE_URL' });
     await assert.rejects(buildSitemaps([], { baseUrl: BASE, maxUrlsPerFile: 50_001 }, sink), { code: 'SM_BAD_OPTION' });
     await assert.rejects(buildSitemaps([], { baseUrl: BASE, filename: '../x' }, sink), { code: 'SM_BAD_OPTION' });
+  });
+
+  test('a base URL naming a file is refused with its folder in the sentence; a folder with a dot in its name is a folder', async () => {
+    const sink = memorySink();
+    const files: [string, string][] = [
+      ['https://example.com/sitemap.xml', 'https://example.com/'],
+      ['https://example.com/shop/sitemap_index.xml.gz', 'https://example.com/shop/'],
+      ['https://example.com/docs/urls.TXT', 'https://example.com/docs/'],
+      ['https://example.com/index.html', 'https://example.com/'],
+    ];
+    for (const [baseUrl, folder] of files) {
+      await assert.rejects(buildSitemaps([], { baseUrl }, sink), { code: 'SM_BAD_BASE_URL', message: `base URL "${baseUrl}" names a file; give its folder: --base-url ${folder}` }, baseUrl);
+    }
+    assert.equal(sink.files.size, 0);
+    for (const baseUrl of ['https://example.com/api/v1.2', 'https://example.com/api/v1.2/', 'https://example.com/releases/2026.11', 'https://example.com/sitemap.xml/']) {
+      const folder = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+      const { summary } = await build([`${folder}a`], { baseUrl });
+      assert.deepEqual(summary.files.map((f) => f.url), [`${folder}sitemap.xml`], baseUrl);
+    }
   });
 
   test('more sitemaps than an index may list is a clear error (R20)', async () => {

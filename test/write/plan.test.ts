@@ -14,7 +14,7 @@ function entry(loc: string, lastmod?: { text: string; epoch: number }): Serializ
 
 function fileSet(maxUrls: number, maxBytes = 50_000) {
   const sink = memorySink();
-  const files = new FileSet(sink, { base: BASE, stem: 'sitemap', extension: '.xml', stylesheet: undefined, limits: { maxUrls, maxBytes, maxNews: 1000 } });
+  const files = new FileSet(sink, { base: BASE, stem: 'sitemap', gzip: false, gzipIndex: false, stylesheet: undefined, limits: { maxUrls, maxBytes, maxNews: 1000 } });
   return { sink, files };
 }
 

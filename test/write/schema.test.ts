@@ -26,10 +26,13 @@ describe('every written file validates against the official schemas', () => {
     const summary = await writeSitemaps([FULL_RECORD, { loc: 'https://example.com/plain' }], { outDir: dir, baseUrl: 'https://example.com/', gzip: true, now: () => Date.parse('2026-11-22T00:00:00Z') });
     assert.equal(summary.urls, 2);
     const files = await readSet(dir);
-    const xml = files.get('sitemap.xml.gz') ?? '';
+    // gzip keeps the entry point sitemap.xml: an index over the one gzipped file.
+    assert.deepEqual([...files.keys()], ['sitemap-1.xml.gz', 'sitemap.xml']);
+    const xml = files.get('sitemap-1.xml.gz') ?? '';
     for (const prefix of ['image', 'video', 'news', 'xhtml']) assert.match(xml, new RegExp(`xmlns:${prefix}=`));
     for (const tag of ['image:license', 'video:price', 'video:uploader', 'video:platform', 'news:stock_tickers', 'xhtml:link']) assert.match(xml, new RegExp(`<${tag}[ >]`));
     assert.deepEqual(await schemaErrors(xml), []);
+    assert.deepEqual(await schemaErrors(files.get('sitemap.xml') ?? ''), []);
   });
 
   test('an index over 120,000 records and its three sitemaps', async () => {

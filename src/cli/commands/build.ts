@@ -4,7 +4,7 @@ import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
-import { formatFromName, readSource, sniffFormat, type InputFormat } from '../../sources/index.ts';
+import { formatFromName, readInput, type InputFormat } from '../../sources/index.ts';
 import type { BuildSummary } from '../../model/pipeline.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
@@ -19,6 +19,7 @@ export interface BuildFlags {
   baseUrl: string;
   format?: InputFormat;
   gzip: boolean;
+  gzipIndex: boolean;
   strict: boolean;
   json: boolean;
   stylesheet?: string;
@@ -38,7 +39,8 @@ export const command = defineCommand<BuildFlags>({
     { flags: '-o, --out <dir>', description: 'folder to publish the sitemaps into (other files there are left alone)', required: true },
     { flags: '-b, --base-url <url>', description: 'public URL of that folder, e.g. https://example.com/', required: true },
     { flags: '-f, --format <format>', description: 'input format (default: from the file extension, else sniffed)', choices: ['text', 'jsonl', 'csv'] },
-    { flags: '-z, --gzip', description: 'write .xml.gz files', default: false },
+    { flags: '-z, --gzip', description: 'gzip the URL files (sitemap-1.xml.gz…); the entry point stays sitemap.xml, an index', default: false },
+    { flags: '--gzip-index', description: 'gzip the entry point too: sitemap.xml.gz (implies --gzip)', default: false },
     { flags: '--strict', description: 'fail (exit 1, publish nothing) on any error finding; URLs outside the base URL become errors', default: false },
     { flags: '--json', description: 'print one JSON object on stdout: { files, urls, diagnostics }', default: false },
     { flags: '--stylesheet <href>', description: 'add an xml-stylesheet instruction pointing at this XSL' },
@@ -60,12 +62,12 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(flags.input));
-    const source = format === undefined ? await sniffed(counted) : { format, bytes: counted };
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
     const options: WriteSitemapsOptions = {
       outDir,
       baseUrl: flags.baseUrl,
       gzip: flags.gzip,
+      gzipIndex: flags.gzipIndex,
       strict: flags.strict,
       filename: flags.filename,
       source: inputName,
@@ -78,7 +80,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     if (context.now !== undefined) options.now = context.now;
     let summary: BuildSummary;
     try {
-      summary = await writeSourceItems(readSource(source.format, source.bytes), options);
+      summary = await writeSourceItems(readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${flags.input}"` }), options);
     } catch (error) {
       progress?.stop();
       if (!isSitemapError(error) || error.summary === undefined) throw error;
@@ -129,16 +131,4 @@ async function* countBytes(source: AsyncIterable<Uint8Array>, onBytes: (total: n
     onBytes(total);
     yield chunk;
   }
-}
-
-/** Picks the format from the first bytes, then replays them ahead of the rest. */
-async function sniffed(source: AsyncIterable<Uint8Array>): Promise<{ format: InputFormat; bytes: AsyncIterable<Uint8Array> }> {
-  const iterator = source[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  const head = first.done === true ? new Uint8Array(0) : first.value;
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    if (first.done !== true) yield head;
-    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
-  }
-  return { format: sniffFormat(head), bytes: replay() };
 }
