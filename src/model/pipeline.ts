@@ -10,7 +10,17 @@ import type { FindingCounts } from './findings.ts';
  * input. A finding stands for a record read and dropped (a line skipped), unless `header` says it is
  * about a line that holds no record (a CSV header): then it counts in neither `records` nor `dropped`.
  */
-export type SourceItem = { line: number; record: unknown } | { line: number; diagnostic: Diagnostic; header?: true };
+export type SourceItem = SourceRecord | { line: number; diagnostic: Diagnostic; header?: true };
+
+/** A record as a source hands it over, with what a state store needs to know of where it came from. */
+export interface SourceRecord {
+  line: number;
+  record: unknown;
+  /** The file the record was made from, relative to the source's folder (a static site's page), for findings and `--lastmod-from git`. */
+  path?: string;
+  /** A fingerprint of the content the URL serves, as its source computed it (an HTML page's, or a record's own `fingerprint`); a state store compares it between runs. */
+  fingerprint?: string;
+}
 
 export interface BuildOptions {
   /** Public URL of the folder the files are served from; child URLs in the index and the scope (R16/R17) derive from it. */
