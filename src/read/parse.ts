@@ -219,7 +219,18 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       invalid.at = offset;
       if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     }, controls);
-    const [first, textRest] = await peekText(text);
+    const peeked = await peekText(text);
+    if (peeked.blank !== undefined) {
+      const { chars, controls, content } = peeked.blank;
+      const what = controls ? 'whitespace and control characters' : 'whitespace';
+      this.report({
+        rule: 'R5',
+        level: 'error',
+        message: content ? `the file's content starts after ${chars} characters of ${what}; a sitemap's starts within its first ${MAX_LEADING_BLANK}, so it is not read` : `the file holds only ${what}`,
+      });
+      return;
+    }
+    const [first, textRest] = peeked.text;
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
     // Looked for in the first bytes, which every way of cutting the input hands over whole.
@@ -634,21 +645,47 @@ async function* prepend(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Ar
   }
 }
 
-async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIterator<string>]> {
+/** Text before the first character that is neither whitespace nor a control character, held to tell the format: a sitemap's content starts well within it. */
+const MAX_LEADING_BLANK = 1024 * 1024;
+
+/** What peekText found: the text up to its first content (and the rest), or, past MAX_LEADING_BLANK characters of blank text, how much there was and whether content came after it. */
+type Peeked = { text: [string, AsyncIterator<string>]; blank?: undefined } | { blank: { chars: number; controls: boolean; content: boolean } };
+
+async function peekText(text: AsyncIterable<string>): Promise<Peeked> {
   const iterator = text[Symbol.asyncIterator]();
   // Each piece looked at once and joined at the end: a long run of whitespace stays linear.
   const parts: string[] = [];
+  let held = 0;
   try {
     // As the choice between XML and lines makes it: control characters do not count.
     for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
       parts.push(next.value);
+      held += next.value.length;
       if (next.value.replace(LEADING_SPACE_OR_CONTROLS, '') !== '') break;
+      if (held > MAX_LEADING_BLANK) return { blank: await blankRun(parts, held, iterator) };
     }
   } catch (error) {
     if (parts.length === 0) throw error;
-    return [parts.join(''), failing(error)];
+    return { text: [parts.join(''), failing(error)] };
   }
-  return [parts.join(''), iterator];
+  return { text: [parts.join(''), iterator] };
+}
+
+/** Reads on through a run of blank text without holding it: its length, whether it held control characters, whether content came after it (the source let go then). */
+async function blankRun(parts: string[], held: number, iterator: AsyncIterator<string>): Promise<{ chars: number; controls: boolean; content: boolean }> {
+  let controls = parts.some((part) => part.trim() !== '');
+  let chars = held;
+  parts.length = 0;
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    const rest = next.value.replace(LEADING_SPACE_OR_CONTROLS, '');
+    controls ||= next.value.slice(0, next.value.length - rest.length).trim() !== '';
+    chars += next.value.length - rest.length;
+    if (rest !== '') {
+      await iterator.return?.();
+      return { chars, controls, content: true };
+    }
+  }
+  return { chars, controls, content: false };
 }
 
 /** The text with its first `count` characters made spaces, line ends kept (however the pieces are cut). */
