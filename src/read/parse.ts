@@ -4,7 +4,7 @@
  * Atom), a plain-text list (R30) or robots.txt `Sitemap:` lines (R27). Memory stays bounded: the
  * decompressed size is capped and entries are handed out as each chunk is read.
  */
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
@@ -188,17 +188,54 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     };
   }
 
-  /** The whole decompressed, decoded text instead of entries (for schema validation); the same caps apply. */
-  async text(): Promise<string> {
+  /**
+   * The whole decompressed text in UTF-8 instead of entries (for schema validation), the same caps
+   * applying: the bytes as they are when they are UTF-8 already, else decoded (bytes the encoding
+   * does not allow made U+FFFD, as when reading) and encoded again. Undefined as soon as it would be
+   * longer than `limit` bytes: what is not wanted is not held.
+   */
+  async utf8(limit: number): Promise<Uint8Array | undefined> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be read only once');
     this.#started = true;
-    const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
+    const source = this.#source;
+    // A file given whole that is UTF-8 already, within both limits: itself, not a copy.
+    if (source instanceof Uint8Array && !(source[0] === GZIP_MAGIC[0] && source[1] === GZIP_MAGIC[1]) && source.length <= Math.min(limit, this.#options.maxBytes ?? DEFAULT_MAX_BYTES)) {
+      if (sniffEncoding(source.subarray(0, SNIFF_BYTES), () => undefined, isAscii).encoding === 'utf-8' && isUtf8(source)) return source;
+    }
+    const bytes = this.#capped(await this.#decompressed(toAsync(source), 0));
     const [head, cuts, rest] = await peek(bytes, SNIFF_BYTES);
-    let text = '';
     const { decoder } = sniffEncoding(head, this.report, isAscii);
-    const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
-    for await (const chunk of decodeChunks(prepend(cuts, rest), decoder, onInvalid)) text += chunk;
-    return text;
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    const take = (part: Uint8Array): boolean => {
+      length += part.length;
+      if (length > limit) return false;
+      parts.push(part);
+      return true;
+    };
+    const all = prepend(cuts, rest);
+    try {
+      if (decoder.encoding === 'utf-8') {
+        for await (const chunk of all) if (!take(chunk)) return undefined;
+        const whole = concat(parts, length);
+        if (isUtf8(whole)) return whole;
+        parts.length = 0;
+        length = 0;
+        const decoded = new TextDecoder('utf-8').decode(whole);
+        for (let at = 0, end = 0; at < decoded.length; at = end) {
+          end = Math.min(decoded.length, at + TEXT_CHUNK);
+          // A surrogate pair is not cut in two (each half alone would be encoded as U+FFFD).
+          if (end < decoded.length && (decoded.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+          if (!take(new TextEncoder().encode(decoded.slice(at, end)))) return undefined;
+        }
+        return concat(parts, length);
+      }
+      const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
+      for await (const text of decodeChunks(all, decoder, onInvalid)) if (!take(new TextEncoder().encode(text))) return undefined;
+      return concat(parts, length);
+    } finally {
+      await all.return(undefined);
+    }
   }
 
   /** The entries as arrays, one per chunk read: the fastest way through a large file. */

@@ -11,7 +11,7 @@ import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, Vi
 import { fingerprint, FingerprintTable } from '../normalize/fingerprint.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
-import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { checkScope, hasScheme, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
 import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from '../read/parse.ts';
 import type { ParsedEntry, ParsedRecord, ParseOptions, SitemapKind } from '../read/types.ts';
@@ -37,6 +37,13 @@ export interface ValidationResult {
   /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
   error?: SitemapError;
 }
+
+/**
+ * The largest document (as UTF-8) the schema check (`xsd.ts`) takes: the protocol's limit. xmllint
+ * reads it streaming, but the document is copied whole twice on its way in (to xmllint's thread,
+ * then its file system), so a larger one is refused, said in an XSD finding.
+ */
+export const MAX_SCHEMA_BYTES = MAX_SITEMAP_BYTES;
 
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
 const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
@@ -196,7 +203,7 @@ export class SitemapChecks {
       if (record.news !== undefined) this.#news++;
       const normalized = this.#normalizer.normalize(record, line);
       // A repeat's links are its first listing's to answer for (R25 said it once).
-      if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, entry.loc, print, line, report);
+      if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, entry.loc, print, line);
     }
   }
 
@@ -263,6 +270,8 @@ class ReciprocalLinks {
   #length = 0;
   /** Entries past `limits.texts` (or the characters) are left out, said once: a link from them is not checked, one to them counts as to a URL of another file. */
   #full = false;
+  /** An entry left out had links. */
+  #linksLeftOut = false;
 
   constructor(limits: SetCheckLimits) {
     this.#locs = new TextPool(limits.texts, limits.chars);
@@ -276,17 +285,13 @@ class ReciprocalLinks {
     return this.#length / 4;
   }
 
-  /**
-   * An entry: as the normalizer made it, its alternates and URL as read, the fingerprint of that URL in `print`, the line it starts at;
-   * `report` says once when entries are left out.
-   */
-  entry(record: SitemapRecord, alternatesRead: readonly AlternateRecord[] | undefined, locRead: string, print: Uint32Array, line: number, report: (diagnostic: Diagnostic) => void): void {
+  /** An entry: as the normalizer made it, its alternates and URL as read, the fingerprint of that URL in `print`, the line it starts at. */
+  entry(record: SitemapRecord, alternatesRead: readonly AlternateRecord[] | undefined, locRead: string, print: Uint32Array, line: number): void {
     const { loc, alternates } = record;
-    if (this.#full) return;
     const n = this.#locs.count;
-    if (!this.#locs.add(loc)) {
+    if (this.#full || !this.#locs.add(loc)) {
       this.#full = true;
-      report({ rule: 'R38', level: 'info', message: `hreflang links are checked both ways among the first ${n} URLs (${this.#locs.chars} characters) only; from this one on, not`, field: 'loc' });
+      if (alternatesRead !== undefined && alternatesRead.length > 0) this.#linksLeftOut = true;
       return;
     }
     if (n === this.#lines.length) this.#lines = grown(this.#lines);
@@ -315,6 +320,10 @@ class ReciprocalLinks {
   }
 
   end(report: (diagnostic: Diagnostic) => void): void {
+    // Said only of a file with links: in one without, there was nothing to check.
+    if (this.#full && (this.#length > 0 || this.#linksLeftOut)) {
+      report({ rule: 'R38', level: 'info', message: `hreflang links are checked both ways among the first ${this.#locs.count} URLs only (at most ${this.#locs.max} of ${this.#locs.chars} characters in all); the file lists more` });
+    }
     if (this.#length === 0) return;
     const locs = this.#locs;
     const links = this.#links;
@@ -374,7 +383,7 @@ function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
  * no string is kept, so none keeps alive the chunk it was cut from, and none costs a header.
  */
 class TextPool {
-  readonly #max: number;
+  readonly max: number;
   readonly chars: number;
   #units = new Uint16Array(4096);
   #ends = new Uint32Array(1024);
@@ -382,7 +391,7 @@ class TextPool {
   count = 0;
 
   constructor(max: number, chars: number) {
-    this.#max = max;
+    this.max = max;
     this.chars = chars;
   }
 
@@ -390,7 +399,7 @@ class TextPool {
   add(text: string): boolean {
     const start = this.count === 0 ? 0 : (this.#ends[this.count - 1] ?? 0);
     const end = start + text.length;
-    if (this.#full || this.count >= this.#max || end > this.chars) {
+    if (this.#full || this.count >= this.max || end > this.chars) {
       this.#full = true;
       return false;
     }
