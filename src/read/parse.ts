@@ -4,7 +4,7 @@
  * Atom), a plain-text list (R30) or robots.txt `Sitemap:` lines (R27). Memory stays bounded: the
  * decompressed size is capped and entries are handed out as each chunk is read.
  */
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import { constants as zlibConstants, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
@@ -189,17 +189,54 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     };
   }
 
-  /** The whole decompressed, decoded text instead of entries (for schema validation); the same caps apply. */
-  async text(): Promise<string> {
+  /**
+   * The whole decompressed text in UTF-8 instead of entries (for schema validation), the same caps
+   * applying: the bytes as they are when they are UTF-8 already, else decoded (bytes the encoding
+   * does not allow made U+FFFD, as when reading) and encoded again. Undefined as soon as it would be
+   * longer than `limit` bytes: what is not wanted is not held.
+   */
+  async utf8(limit: number): Promise<Uint8Array | undefined> {
     if (this.#started) throw new TypeError('a ParsedSitemap can be read only once');
     this.#started = true;
-    const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
+    const source = this.#source;
+    // A file given whole that is UTF-8 already, within both limits: itself, not a copy.
+    if (source instanceof Uint8Array && !(source[0] === GZIP_MAGIC[0] && source[1] === GZIP_MAGIC[1]) && source.length <= Math.min(limit, this.#options.maxBytes ?? DEFAULT_MAX_BYTES)) {
+      if (sniffEncoding(source.subarray(0, SNIFF_BYTES), () => undefined, isAscii).encoding === 'utf-8' && isUtf8(source)) return source;
+    }
+    const bytes = this.#capped(await this.#decompressed(toAsync(source), 0));
     const [head, cuts, rest] = await peek(bytes, SNIFF_BYTES);
-    let text = '';
     const { decoder } = sniffEncoding(head, this.report, isAscii);
-    const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
-    for await (const chunk of decodeChunks(prepend(cuts, rest), decoder, onInvalid)) text += chunk;
-    return text;
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    const take = (part: Uint8Array): boolean => {
+      length += part.length;
+      if (length > limit) return false;
+      parts.push(part);
+      return true;
+    };
+    const all = prepend(cuts, rest);
+    try {
+      if (decoder.encoding === 'utf-8') {
+        for await (const chunk of all) if (!take(chunk)) return undefined;
+        const whole = concat(parts, length);
+        if (isUtf8(whole)) return whole;
+        parts.length = 0;
+        length = 0;
+        const decoded = new TextDecoder('utf-8').decode(whole);
+        for (let at = 0, end = 0; at < decoded.length; at = end) {
+          end = Math.min(decoded.length, at + TEXT_CHUNK);
+          // A surrogate pair is not cut in two (each half alone would be encoded as U+FFFD).
+          if (end < decoded.length && (decoded.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+          if (!take(new TextEncoder().encode(decoded.slice(at, end)))) return undefined;
+        }
+        return concat(parts, length);
+      }
+      const onInvalid = (): void => this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
+      for await (const text of decodeChunks(all, decoder, onInvalid)) if (!take(new TextEncoder().encode(text))) return undefined;
+      return concat(parts, length);
+    } finally {
+      await all.return(undefined);
+    }
   }
 
   /** The entries as arrays, one per chunk read: the fastest way through a large file. */
@@ -220,7 +257,18 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
       invalid.at = offset;
       if (invalid.reportNow) this.report({ rule: 'R1', level: 'error', message: invalidBytesMessage(decoder.encoding) });
     }, controls);
-    const [first, textRest] = await peekText(text);
+    const peeked = await peekText(text);
+    if (peeked.blank !== undefined) {
+      const { chars, controls, content } = peeked.blank;
+      const what = controls ? 'whitespace and control characters' : 'whitespace';
+      this.report({
+        rule: 'R5',
+        level: 'error',
+        message: content ? `the file's content starts after ${chars} characters of ${what}; a sitemap's starts within its first ${MAX_LEADING_BLANK}, so it is not read` : `the file holds only ${what}`,
+      });
+      return;
+    }
+    const [first, textRest] = peeked.text;
     // A stray control character before the markup does not make an XML file a list of lines: the XML reader reports it.
     const body = first.replace(LEADING_SPACE_OR_CONTROLS, '');
     // Looked for in the first bytes, which every way of cutting the input hands over whole.
@@ -635,21 +683,47 @@ async function* prepend(head: readonly Uint8Array[], rest: AsyncIterator<Uint8Ar
   }
 }
 
-async function peekText(text: AsyncIterable<string>): Promise<[string, AsyncIterator<string>]> {
+/** Text before the first character that is neither whitespace nor a control character, held to tell the format: a sitemap's content starts well within it. */
+const MAX_LEADING_BLANK = 1024 * 1024;
+
+/** What peekText found: the text up to its first content (and the rest), or, past MAX_LEADING_BLANK characters of blank text, how much there was and whether content came after it. */
+type Peeked = { text: [string, AsyncIterator<string>]; blank?: undefined } | { blank: { chars: number; controls: boolean; content: boolean } };
+
+async function peekText(text: AsyncIterable<string>): Promise<Peeked> {
   const iterator = text[Symbol.asyncIterator]();
   // Each piece looked at once and joined at the end: a long run of whitespace stays linear.
   const parts: string[] = [];
+  let held = 0;
   try {
     // As the choice between XML and lines makes it: control characters do not count.
     for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
       parts.push(next.value);
+      held += next.value.length;
       if (next.value.replace(LEADING_SPACE_OR_CONTROLS, '') !== '') break;
+      if (held > MAX_LEADING_BLANK) return { blank: await blankRun(parts, held, iterator) };
     }
   } catch (error) {
     if (parts.length === 0) throw error;
-    return [parts.join(''), failing(error)];
+    return { text: [parts.join(''), failing(error)] };
   }
-  return [parts.join(''), iterator];
+  return { text: [parts.join(''), iterator] };
+}
+
+/** Reads on through a run of blank text without holding it: its length, whether it held control characters, whether content came after it (the source let go then). */
+async function blankRun(parts: string[], held: number, iterator: AsyncIterator<string>): Promise<{ chars: number; controls: boolean; content: boolean }> {
+  let controls = parts.some((part) => part.trim() !== '');
+  let chars = held;
+  parts.length = 0;
+  for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+    const rest = next.value.replace(LEADING_SPACE_OR_CONTROLS, '');
+    controls ||= next.value.slice(0, next.value.length - rest.length).trim() !== '';
+    chars += next.value.length - rest.length;
+    if (rest !== '') {
+      await iterator.return?.();
+      return { chars, controls, content: true };
+    }
+  }
+  return { chars, controls, content: false };
 }
 
 /** The text with its first `count` characters made spaces, line ends kept (however the pieces are cut). */

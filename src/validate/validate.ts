@@ -11,7 +11,7 @@ import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, Vi
 import { fingerprint, FingerprintTable } from '../normalize/fingerprint.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
 import { normalizeDatetime, parseW3cDatetime } from '../rules/datetime.ts';
-import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import { MAX_LOC_LENGTH, MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
 import { checkScope, hasScheme, scopeOf, toSitemapUri, type Scope } from '../rules/url.ts';
 import { DEFAULT_MAX_DIAGNOSTICS, parseSitemap, type ByteSource } from '../read/parse.ts';
 import type { ParsedEntry, ParsedRecord, ParseOptions, SitemapKind } from '../read/types.ts';
@@ -37,6 +37,13 @@ export interface ValidationResult {
   /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
   error?: SitemapError;
 }
+
+/**
+ * The largest document (as UTF-8) the schema check (`xsd.ts`) takes: the protocol's limit. xmllint
+ * reads it streaming, but the document is copied whole twice on its way in (to xmllint's thread,
+ * then its file system), so a larger one is refused, said in an XSD finding.
+ */
+export const MAX_SCHEMA_BYTES = MAX_SITEMAP_BYTES;
 
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
 const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
@@ -96,7 +103,22 @@ function asValidator(message: string): string {
     .replace(/\b(\d+ (?:images?|tags?)) dropped[:,] at most/, '$1 too many: at most');
 }
 
+/** How much the set-wide checks (R25, R38) keep of a file, whatever its size. */
+export interface SetCheckLimits {
+  /** Distinct URLs whose fingerprints R25 keeps; a URL first listed after them is not checked for repeats (said once). */
+  fingerprints: number;
+  /** URLs kept as text, by R25 (to confirm a repeat on the strings) and R38 (to name a link's target) each. */
+  texts: number;
+  /** Characters of those URLs each keeps at most. */
+  chars: number;
+}
+
+/** Exact for any file of the protocol's size and far past it; about 80 MiB at most however large a file is. */
+export const SET_CHECK_LIMITS: Readonly<SetCheckLimits> = { fingerprints: 1 << 20, texts: 2 * MAX_URLS_PER_SITEMAP, chars: 8 * 1024 * 1024 };
+
 export interface SitemapChecksOptions {
+  /** What R25 and R38 keep at most (tests make them small). @default SET_CHECK_LIMITS */
+  limits?: SetCheckLimits;
   /** The file's own URL, when known. */
   base: URL | undefined;
   /** Whether the scope rules (R16, R17, R21) apply: they need the URL the file is known by to its readers. */
@@ -115,20 +137,28 @@ export class SitemapChecks {
   readonly #report: (diagnostic: Diagnostic) => void;
   readonly #normalizer: RecordNormalizer;
   /**
-   * Each URL's fingerprint, to tell a repeat (R25) at less cost than a set of the strings, with
-   * the URLs themselves, so that a repeat is one only when the strings are equal.
+   * Each distinct URL's fingerprint to its number, to tell a repeat (R25) at less cost than a set of
+   * the strings; the first `limits.texts` URLs as text too, so that a repeat of one of them is one only
+   * when the strings are equal (past them, when the 64-bit fingerprints are).
    */
   readonly #seen = new FingerprintTable(1024);
-  readonly #locs: string[] = [];
+  readonly #texts: TextPool;
+  readonly #maxFingerprints: number;
+  #distinct = 0;
+  #forgetting = false;
   readonly #print = new Uint32Array(2);
-  /** Whether the URL of entry `n` is the one being checked: made once, not per call. */
-  readonly #isLoc = (n: number): boolean => this.#locs[n] === this.#loc;
-  readonly #links = new ReciprocalLinks();
+  /** Whether distinct URL `n` is the one being checked (or not known as text): made once, not per call. */
+  readonly #isLoc = (n: number): boolean => n >= this.#texts.count || this.#texts.equals(n, this.#loc ?? '');
+  readonly #links: ReciprocalLinks;
   #news = 0;
   /** The entry being checked. */
   #loc: string | undefined;
 
   constructor(options: SitemapChecksOptions, report: (diagnostic: Diagnostic) => void) {
+    const limits = options.limits ?? SET_CHECK_LIMITS;
+    this.#texts = new TextPool(limits.texts, limits.chars);
+    this.#maxFingerprints = limits.fingerprints;
+    this.#links = new ReciprocalLinks(limits);
     this.#base = options.base;
     this.#scope = options.base === undefined || !options.scope ? undefined : scopeOf(new URL('.', options.base));
     this.#report = (diagnostic) => {
@@ -159,8 +189,7 @@ export class SitemapChecks {
     this.#loc = entry.loc;
     const print = this.#print;
     fingerprint(entry.loc, print, 0);
-    const n = this.#locs.push(entry.loc) - 1;
-    const repeat = this.#seen.add(print[0] ?? 0, print[1] ?? 0, n, this.#isLoc) !== n;
+    const repeat = this.#repeat(entry.loc, print[0] ?? 0, print[1] ?? 0);
     if (repeat) report({ rule: 'R25', level: 'warn', message: 'the same URL is listed again', field: 'loc' });
     if (kind === 'robots') {
       checkRobotsEntry(entry.loc, this.#base, report);
@@ -176,6 +205,29 @@ export class SitemapChecks {
       // A repeat's links are its first listing's to answer for (R25 said it once).
       if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, entry.loc, print, line);
     }
+  }
+
+  /** What the set-wide checks hold: fingerprints and URLs as text (R25), entries and links (R38). */
+  get held(): { fingerprints: number; texts: number; linkEntries: number; links: number } {
+    return { fingerprints: this.#distinct, texts: this.#texts.count, linkEntries: this.#links.entries, links: this.#links.links };
+  }
+
+  /** Whether `loc` (its fingerprint's halves given) was listed before; a new URL is remembered while there is room. */
+  #repeat(loc: string, hi: number, lo: number): boolean {
+    const n = this.#distinct;
+    if (n < this.#maxFingerprints) {
+      if (this.#seen.add(hi, lo, n, this.#isLoc) !== n) return true;
+      this.#distinct++;
+      this.#texts.add(loc);
+      return false;
+    }
+    const first = this.#seen.get(hi, lo);
+    if (first !== -1 && this.#isLoc(first)) return true;
+    if (!this.#forgetting) {
+      this.#forgetting = true;
+      this.#report({ rule: 'R25', level: 'info', message: `more than ${n} distinct URLs: from this one on, a URL not listed before is not checked for repeats`, field: 'loc' });
+    }
+    return false;
   }
 
   /** The counts, once the file has been read to its end. */
@@ -208,24 +260,43 @@ export class SitemapChecks {
  * file sharing all 64 bits: odds of about 1 in 10^9 for 50,000 URLs with 10 links each.
  */
 class ReciprocalLinks {
-  readonly #locs: string[] = [];
-  readonly #lines: number[] = [];
+  /** Per entry, its URL as the writer writes it. */
+  readonly #locs: TextPool;
+  #lines = new Uint32Array(1024);
   /** Per entry, its URL's fingerprint (two halves). */
   #prints = new Uint32Array(2048);
   /** Per link, in file order: its entry's number, its alternate's place (1-based), its target's fingerprint (two halves). */
   #links = new Uint32Array(4096);
   #length = 0;
+  /** Entries past `limits.texts` (or the characters) are left out, said once: a link from them is not checked, one to them counts as to a URL of another file. */
+  #full = false;
+  /** An entry left out had links. */
+  #linksLeftOut = false;
+
+  constructor(limits: SetCheckLimits) {
+    this.#locs = new TextPool(limits.texts, limits.chars);
+  }
+
+  get entries(): number {
+    return this.#locs.count;
+  }
+
+  get links(): number {
+    return this.#length / 4;
+  }
 
   /** An entry: as the normalizer made it, its alternates and URL as read, the fingerprint of that URL in `print`, the line it starts at. */
   entry(record: SitemapRecord, alternatesRead: readonly AlternateRecord[] | undefined, locRead: string, print: Uint32Array, line: number): void {
     const { loc, alternates } = record;
-    const n = this.#locs.push(loc) - 1;
-    this.#lines.push(line);
-    if (2 * n === this.#prints.length) {
-      const grown = new Uint32Array(2 * this.#prints.length);
-      grown.set(this.#prints);
-      this.#prints = grown;
+    const n = this.#locs.count;
+    if (this.#full || !this.#locs.add(loc)) {
+      this.#full = true;
+      if (alternatesRead !== undefined && alternatesRead.length > 0) this.#linksLeftOut = true;
+      return;
     }
+    if (n === this.#lines.length) this.#lines = grown(this.#lines);
+    this.#lines[n] = line;
+    if (2 * n === this.#prints.length) this.#prints = grown(this.#prints);
     // The URL as the writer writes it is mostly the URL as read, whose fingerprint the duplicate check made.
     if (loc === locRead) this.#prints.set(print, 2 * n);
     else fingerprint(loc, this.#prints, 2 * n);
@@ -239,11 +310,7 @@ class ReciprocalLinks {
       const href = kept === undefined ? sitemapUri((alternatesRead[k] as AlternateRecord).href) : (kept[k] as AlternateRecord).href;
       // A bad href has had its finding, and a link to itself is the normalizer's.
       if (href === undefined || href === loc) continue;
-      if (length === links.length) {
-        const grown = new Uint32Array(2 * length);
-        grown.set(links);
-        links = this.#links = grown;
-      }
+      if (length === links.length) links = this.#links = grown(links);
       links[length] = n;
       links[length + 1] = k + 1;
       fingerprint(href, links, length + 2);
@@ -253,10 +320,14 @@ class ReciprocalLinks {
   }
 
   end(report: (diagnostic: Diagnostic) => void): void {
+    // Said only of a file with links: in one without, there was nothing to check.
+    if (this.#full && (this.#length > 0 || this.#linksLeftOut)) {
+      report({ rule: 'R38', level: 'info', message: `hreflang links are checked both ways among the first ${this.#locs.count} URLs only (at most ${this.#locs.max} of ${this.#locs.chars} characters in all); the file lists more` });
+    }
     if (this.#length === 0) return;
     const locs = this.#locs;
     const links = this.#links;
-    const entries = locs.length;
+    const entries = locs.count;
     // Each URL by fingerprint to the first entry listing it: one written twice (host case) is that entry again.
     const urls = new FingerprintTable(entries);
     const first = new Uint32Array(entries);
@@ -293,10 +364,70 @@ class ReciprocalLinks {
         if (linked[first[from] ?? 0] === mark || told[from] === mark) continue;
         told[from] = mark;
         const field = `alternates[${links[link + 1]}].href`;
-        const message = `${field} ${locs[n]} is a <url> of this file that does not list this URL among its alternates; hreflang links must go both ways`;
-        report({ rule: 'R38', level: 'warn', message, line: this.#lines[from] ?? 0, url: locs[from] ?? '', field });
+        const message = `${field} ${locs.get(n)} is a <url> of this file that does not list this URL among its alternates; hreflang links must go both ways`;
+        report({ rule: 'R38', level: 'warn', message, line: this.#lines[from] ?? 0, url: locs.get(from), field });
       }
     }
+  }
+}
+
+/** The array twice as long, its values kept. */
+function grown(array: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(2 * array.length);
+  larger.set(array);
+  return larger;
+}
+
+/**
+ * Up to `max` strings, `chars` characters in all, as UTF-16 code units side by side in one array:
+ * no string is kept, so none keeps alive the chunk it was cut from, and none costs a header.
+ */
+class TextPool {
+  readonly max: number;
+  readonly chars: number;
+  #units = new Uint16Array(4096);
+  #ends = new Uint32Array(1024);
+  #full = false;
+  count = 0;
+
+  constructor(max: number, chars: number) {
+    this.max = max;
+    this.chars = chars;
+  }
+
+  /** Keeps `text` as number `count`; false, keeping nothing, once the pool is full (from then on: numbers and strings stay in step). */
+  add(text: string): boolean {
+    const start = this.count === 0 ? 0 : (this.#ends[this.count - 1] ?? 0);
+    const end = start + text.length;
+    if (this.#full || this.count >= this.max || end > this.chars) {
+      this.#full = true;
+      return false;
+    }
+    while (end > this.#units.length) {
+      const larger = new Uint16Array(2 * this.#units.length);
+      larger.set(this.#units);
+      this.#units = larger;
+    }
+    for (let i = 0; i < text.length; i++) this.#units[start + i] = text.charCodeAt(i);
+    if (this.count === this.#ends.length) this.#ends = grown(this.#ends);
+    this.#ends[this.count++] = end;
+    return true;
+  }
+
+  equals(n: number, text: string): boolean {
+    const start = n === 0 ? 0 : (this.#ends[n - 1] ?? 0);
+    if ((this.#ends[n] ?? 0) - start !== text.length) return false;
+    const units = this.#units;
+    for (let i = 0; i < text.length; i++) if (units[start + i] !== text.charCodeAt(i)) return false;
+    return true;
+  }
+
+  get(n: number): string {
+    const units = this.#units.subarray(n === 0 ? 0 : (this.#ends[n - 1] ?? 0), this.#ends[n] ?? 0);
+    let text = '';
+    // A few thousand at a time: a spread of a whole URL of any length could pass the engine's argument limit.
+    for (let i = 0; i < units.length; i += 4096) text += String.fromCharCode(...units.subarray(i, i + 4096));
+    return text;
   }
 }
 
@@ -316,12 +447,17 @@ const NOT_LISTED = 0xffffffff;
 export class FirstInFileOrder {
   readonly #max: number;
   #found: Diagnostic[] = [];
+  /** Once `max` are kept, the last one's place: a finding at or after it cannot be among the first (ties keep the order reported). */
+  #last: Diagnostic | undefined;
 
   constructor(max: number) {
     this.#max = max;
   }
 
   add(diagnostic: Diagnostic): void {
+    const last = this.#last;
+    // Findings come about in file order: most of those past the list's end are let go here, not sorted in and cut.
+    if (last !== undefined && ((diagnostic.line ?? 0) - (last.line ?? 0) || (diagnostic.column ?? 0) - (last.column ?? 0)) >= 0) return;
     this.#found.push(diagnostic);
     if (this.#found.length >= 2 * this.#max) this.#cut();
   }
@@ -335,6 +471,7 @@ export class FirstInFileOrder {
     // A stable sort: findings at one position stay in the order they were reported.
     this.#found.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     this.#found.length = Math.min(this.#found.length, this.#max);
+    if (this.#max > 0 && this.#found.length === this.#max) this.#last = this.#found[this.#max - 1];
   }
 }
 

@@ -103,6 +103,22 @@ describe('sitemapkit parse', () => {
 });
 
 describe('sitemapkit validate', () => {
+  it('--xsd refuses a file larger than 50 MiB (the protocol\'s limit) with an XSD warning naming its size and the limit; the rule checks still run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-xsd-'));
+    try {
+      const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url>${' '.repeat(50 * 1024 * 1024)}</urlset>`;
+      writeFileSync(join(dir, 'big.xml.gz'), gzipSync(xml));
+      const { code, stdout } = await runCli(['validate', 'big.xml.gz', '--xsd', '--json'], { cwd: dir });
+      const result = JSON.parse(stdout) as { valid: boolean; entries: number; diagnostics: { rule: string; level: string; message: string }[] };
+      assert.deepEqual([code, result.valid, result.entries], [1, false, 1]);
+      assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
+        `R3 error the file is ${xml.length} bytes uncompressed; a sitemap may be at most 52428800`,
+        `XSD warn not checked against the schema: the file is ${xml.length} bytes, and --xsd checks files of up to 52428800 bytes`,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it('--xsd with a cap: gzip a little larger than what it holds (stored blocks) is not cut into', async () => {
     const entries = Array.from({ length: 2_000 }, (_, n) => `<url><loc>https://a.example/p/${n}</loc></url>`).join('');
     // 131,050 bytes, so that its stored gzip (33 bytes more) goes past the second 64 KiB piece a file is read in.

@@ -76,6 +76,21 @@ describe('hostile input', () => {
       'R5 error the file holds only whitespace',
     ]);
   });
+  it('blank text before the content is held up to 1 MiB, not whole: a file whose content starts later is one R5 error, and reading stops there', async () => {
+    const blank = '\n'.repeat(2 * 1024 * 1024);
+    const late = new TextEncoder().encode(`${blank}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`);
+    const result = await parseChunks([gzipSync(late)]);
+    assert.deepEqual([result.kind, result.entries.length], ['unknown', 0]);
+    assert.deepEqual(findings(result), [`R5 error the file's content starts after ${blank.length} characters of whitespace; a sitemap's starts within its first 1048576, so it is not read`]);
+    const controls = await parseChunks([new TextEncoder().encode(`${'\0'.repeat(1536 * 1024)}https://a.example/\n`)]);
+    assert.deepEqual(findings(controls), ["R5 error the file's content starts after 1572864 characters of whitespace and control characters; a sitemap's starts within its first 1048576, so it is not read"]);
+    // Still read whole, so its findings are what they were: only whitespace.
+    const onlyBlank = await parseChunks([new TextEncoder().encode(` \t\r\n${'\0'.repeat(2 * 1024 * 1024)}`)]);
+    assert.deepEqual(findings(onlyBlank), ['R5 error the file holds only whitespace and control characters']);
+    // Within the first MiB the content is read as before.
+    const early = await parseChunks([new TextEncoder().encode(`${'\n'.repeat(1024 * 1024 - 1)}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`)]);
+    assert.deepEqual([early.kind, locs(early), findings(early)], ['urlset', ['https://a.example/'], []]);
+  });
   it('a giant text node is bounded by the size cap, not held whole', async () => {
     const giant = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/${'a'.repeat(3 * 1024 * 1024)}`);
     const result = await parseChunks([giant], { maxBytes: 1024 * 1024 });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SitemapError, validateSitemap } from '../../src/index.ts';
+import type { Diagnostic } from '../../src/model/diagnostic.ts';
+import { FirstInFileOrder, SitemapChecks } from '../../src/validate/validate.ts';
 import { byteByByte, parseEveryWay, randomSplits, readFixture } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -208,5 +210,53 @@ describe('validateSitemap', () => {
     const result = await validateSitemap(readFixture('structure-faults.xml'));
     assert.equal(result.valid, false);
     assert.deepEqual([...new Set(result.diagnostics.map((d) => d.rule))].sort(), ['R23', 'R33', 'R6', 'R7']);
+  });
+});
+
+describe('set-wide checks in bounded memory', () => {
+  const limits = { fingerprints: 1000, texts: 100, chars: 100 * 30 };
+  const run = (locs: Iterable<string>, alternates?: (n: number) => { hreflang: string; href: string }[] | undefined) => {
+    // Each finding with the number of the entry it is about (validate would place it by line).
+    const found: Array<Diagnostic & { entry: number }> = [];
+    let n = 0;
+    const checks = new SitemapChecks({ base: undefined, scope: false, now: 0, limits }, (d) => found.push({ ...d, entry: n }));
+    for (const loc of locs) {
+      const more = alternates?.(n);
+      n++;
+      checks.entry(more === undefined ? { loc } : { loc, alternates: more }, 'urlset', n);
+    }
+    checks.end('urlset', n);
+    return { found, held: checks.held };
+  };
+  it('R25 keeps at most `fingerprints` URLs and `texts` of them as text; past them it says so once, and repeats of those kept are still found', async () => {
+    // 5,000 distinct URLs, then each of the first 2,000 again.
+    const urls = Array.from({ length: 5000 }, (_, n) => `https://a.example/p/${n}`);
+    const { found, held } = run([...urls, ...urls.slice(0, 2000)]);
+    assert.deepEqual(held, { fingerprints: 1000, texts: 100, linkEntries: 100, links: 0 });
+    const said = found.filter((d) => d.rule === 'R25');
+    assert.deepEqual(said.filter((d) => d.level === 'info').map((d) => [d.entry, d.message]), [[1001, 'more than 1000 distinct URLs: from this one on, a URL not listed before is not checked for repeats']]);
+    // The first 1,000 are known (100 by their text, 900 by fingerprint); the 1,000 after them are not.
+    assert.deepEqual(said.filter((d) => d.level === 'warn').map((d) => d.entry), Array.from({ length: 1000 }, (_, n) => 5001 + n));
+    // No R38 note: the file has no links.
+    assert.deepEqual(found.filter((d) => d.rule === 'R38'), []);
+  });
+  it('R38 keeps the first `texts` URLs (within `chars`) and their links; a file with links past them is told so once, at its end', () => {
+    const urls = Array.from({ length: 300 }, (_, n) => `https://a.example/p/${n}`);
+    // Entry n links to n + 1 (en) and back is never said: every entry within the limit but the last one kept is told of.
+    const { found, held } = run(urls, (n) => [{ hreflang: 'en', href: urls[n + 1] ?? urls[0] ?? '' }]);
+    assert.deepEqual(held, { fingerprints: 300, texts: 100, linkEntries: 100, links: 100 });
+    const r38 = found.filter((d) => d.rule === 'R38');
+    assert.deepEqual(r38.filter((d) => d.level === 'info').map((d) => d.message), ['hreflang links are checked both ways among the first 100 URLs only (at most 100 of 3000 characters in all); the file lists more']);
+    // Told at the end, each at the line of the entry that links (its line number here).
+    assert.deepEqual(r38.filter((d) => d.message.endsWith('hreflang links must go both ways')).map((d) => d.line), Array.from({ length: 99 }, (_, n) => n + 1));
+  });
+  it('the findings kept are the first `max` in file order, however many come, and the counts stay exact', async () => {
+    const body = Array.from({ length: 20_000 }, () => '<url><loc>https://a.example/same</loc></url>').join('\n');
+    const result = await validateSitemap(urlset(body), { maxDiagnostics: 3 });
+    assert.deepEqual(result.counts, { 'R25:warn': 19_999 });
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule}@${d.line}`), ['R25@4', 'R25@5', 'R25@6']);
+    const kept = new FirstInFileOrder(2);
+    for (const line of [9, 3, 7, 1, 8, 2, 5]) kept.add({ rule: 'R25', level: 'warn', message: String(line), line });
+    assert.deepEqual(kept.list().map((d) => d.line), [1, 2]);
   });
 });

@@ -1,8 +1,11 @@
 /** `sitemapkit validate`: one file, URL or standard input → its findings against every rule that can be checked on a file, and a verdict. */
 import { DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
 import { LISTS_SITEMAPS } from '../../read/types.ts';
-import { validateSitemap } from '../../validate/validate.ts';
+import { MAX_SCHEMA_BYTES, validateSitemap } from '../../validate/validate.ts';
 import { FindingTally } from '../../model/findings.ts';
+import type { Diagnostic } from '../../model/diagnostic.ts';
+import type { ParseOptions } from '../../read/types.ts';
+
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { EXIT_FINDINGS, EXIT_OK } from '../io.ts';
 import { formatBytes, formatFindings } from '../report.ts';
@@ -32,25 +35,20 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
     ...(flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes }),
     ...(context.now === undefined ? {} : { now: context.now }),
   };
-  // Schema validation needs the whole text, so the bytes are read once into memory (at most the size cap).
-  // Past the cap the parser stops reading anyway (R3, or INPUT below 50 MB): what it will not read is not held. The cap counts
-  // decompressed bytes, and gzip can be a little larger than what it holds (deflate's stored blocks add
-  // 5 bytes in 65,535): a slack of a thousandth keeps the cut beyond anything the parser reads.
+  // Schema validation needs the whole text: the bytes are kept as the checks read them, as long as what they hold may be within what
+  // the schema check takes (MAX_SCHEMA_BYTES). Gzip can be a little larger than what it holds (deflate's stored blocks add 5 bytes in
+  // 65,535), and the cap counts decompressed bytes: a slack of a thousandth keeps the cut beyond anything the parser reads.
   const cap = flags.maxBytes ?? DEFAULT_MAX_BYTES;
-  const held = flags.xsd ? await collect(source.bytes, cap + Math.ceil(cap / 1000) + 1024) : undefined;
-  // A source that failed part way fails the same for the checks, once they read that far (a cap or an HTML page may stop them first).
-  const bytes = held === undefined ? source.bytes : held.failure === undefined ? held.bytes : readThenFail(held.bytes, held.failure.error);
-  const result = await validateSitemap(bytes, options);
+  const held = flags.xsd ? new Held(Math.min(cap, MAX_SCHEMA_BYTES) + Math.ceil(Math.min(cap, MAX_SCHEMA_BYTES) / 1000) + 1024) : undefined;
+  const result = await validateSitemap(held === undefined ? source.bytes : held.tee(source.bytes), options);
   if (held !== undefined && result.error === undefined && (result.kind === 'urlset' || result.kind === 'sitemapindex')) {
-    // Loaded here, when asked for: only --xsd needs the schema validator (xmllint compiled to WebAssembly).
-    const { schemaDiagnostics } = await import('../../validate/xsd.ts');
-    const schema = await schemaDiagnostics(await parseSitemap(held.bytes, options).text(), result.kind);
+    const schema = await checkSchema(held, result.bytes, cap, options, result.kind);
     const tally = new FindingTally(result.counts);
     for (const diagnostic of schema) {
       result.diagnostics.push(diagnostic);
       tally.add(diagnostic);
     }
-    if (schema.length > 0) result.valid = false;
+    if (schema.some((diagnostic) => diagnostic.level === 'error')) result.valid = false;
   }
   const diagnostics = result.diagnostics.map(located(source.name));
   if (flags.json) {
@@ -67,25 +65,54 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
   return result.valid ? EXIT_OK : EXIT_FINDINGS;
 }
 
-/** The source held in memory, up to `limit` bytes, with the failure of one that failed part way. */
-async function collect(bytes: ByteSource, limit: number): Promise<{ bytes: Uint8Array; failure?: { error: unknown } }> {
-  if (bytes instanceof Uint8Array) return { bytes };
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for await (const part of bytes) {
-      parts.push(part);
-      total += part.length;
-      if (total >= limit) break;
-    }
-  } catch (error) {
-    if (total === 0) throw error;
-    return { bytes: Buffer.concat(parts), failure: { error } };
-  }
-  return { bytes: Buffer.concat(parts) };
+/** The XSD findings on the bytes held, or the refusal of a file larger than the schema check takes (MAX_SCHEMA_BYTES). */
+async function checkSchema(held: Held, bytes: number, cap: number, options: ParseOptions, kind: 'urlset' | 'sitemapindex'): Promise<Diagnostic[]> {
+  // Loaded here, when asked for: only --xsd needs the schema validator (xmllint compiled to WebAssembly).
+  const { schemaDiagnostics, schemaRefusal } = await import('../../validate/xsd.ts');
+  const limit = MAX_SCHEMA_BYTES;
+  // Stopped at the cap: the file is at least that large.
+  if (bytes > limit || held.bytes === undefined) return [schemaRefusal(bytes, bytes >= cap)];
+  const text = await parseSitemap(held.bytes, options).utf8(limit);
+  held.bytes = undefined;
+  // Larger once in UTF-8 (a Latin-1 or UTF-16 file).
+  if (text === undefined) return [schemaRefusal(bytes, false)];
+  return schemaDiagnostics(text, kind);
 }
 
-async function* readThenFail(bytes: Uint8Array, error: unknown): AsyncGenerator<Uint8Array> {
-  yield bytes;
-  throw error;
+/** The source's bytes as they are read, kept up to `limit`: past it, none (a file that large is not schema-checked). */
+class Held {
+  readonly #limit: number;
+  #parts: Uint8Array[] | undefined = [];
+  #length = 0;
+  /** Set when the reading ends: the bytes read, whole, unless they passed the limit. */
+  bytes: Uint8Array | undefined;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  async *tee(source: ByteSource): AsyncGenerator<Uint8Array> {
+    try {
+      if (source instanceof Uint8Array) {
+        this.#keep(source);
+        yield source;
+        return;
+      }
+      for await (const part of source) {
+        this.#keep(part);
+        yield part;
+      }
+    } finally {
+      // The parser may stop early (a cap, an HTML page): what it read is what the schema check gets too.
+      this.bytes = this.#parts === undefined ? undefined : this.#parts.length === 1 ? this.#parts[0] : Buffer.concat(this.#parts, this.#length);
+      this.#parts = undefined;
+    }
+  }
+
+  #keep(part: Uint8Array): void {
+    if (this.#parts === undefined) return;
+    this.#length += part.length;
+    if (this.#length <= this.#limit) this.#parts.push(part);
+    else this.#parts = undefined;
+  }
 }
