@@ -146,6 +146,14 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     return this.#tally.errors;
   }
 
+  /**
+   * Findings counted but not in `diagnostics`: past `maxDiagnostics`, and well-formedness errors
+   * past the first 100 (MAX_MALFORMED_REPORTS), which are counted only.
+   */
+  get diagnosticsOmitted(): number {
+    return this.#tally.total - this.diagnostics.length;
+  }
+
   readonly report = (diagnostic: Diagnostic): void => {
     this.#tally.add(diagnostic);
     if (this.diagnostics.length < (this.#options.maxDiagnostics ?? DEFAULT_MAX_DIAGNOSTICS)) this.diagnostics.push(diagnostic);
@@ -270,6 +278,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const assembler = new SitemapAssembler({
       base: this.#base,
       report: this.report,
+      count: (rule, level, count) => this.#tally.add({ rule, level }, count),
       position,
       source: (): string | undefined => tokenizer.heldFromToken(),
       emit: (entry, place) => {

@@ -11,15 +11,14 @@ import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { Char } from './chars.ts';
-import type { XmlEvents } from './events.ts';
+import { MAX_MALFORMED_REPORTS, type XmlEvents } from './events.ts';
 import type { XmlAttribute, XmlName } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 import { type EntryContent, EntryPart } from './templates.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from '../types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
-/** After this many well-formedness errors the rest of the file is noise: reading stops. */
-export const MAX_MALFORMED_REPORTS = 100;
+export { MAX_MALFORMED_REPORTS };
 
 /** `EndedEntry`: a `<url>` or `<sitemap>` ended early by the next one opening inside it (its end tag is missing). */
 const Role = { Ignored: 0, Root: 1, Url: 2, Sitemap: 3, Field: 4, Image: 5, Video: 6, News: 7, Publication: 8, Channel: 9, Item: 10, Entry: 11, EndedEntry: 12 } as const;
@@ -92,6 +91,8 @@ interface Permalink {
 export interface AssemblerOptions {
   base: URL | undefined;
   report: (diagnostic: Diagnostic) => void;
+  /** Findings counted but not listed. */
+  count: (rule: RuleId, level: DiagnosticLevel, count: number) => void;
   position: () => XmlPosition;
   /** The text held from the token being handled on, if the tokenizer holds it. */
   source: () => string | undefined;
@@ -163,8 +164,22 @@ export class SitemapAssembler implements XmlEvents {
     this.#options.report(diagnostic);
   }
 
+  get listing(): boolean {
+    return this.#quiet || this.#malformed < MAX_MALFORMED_REPORTS;
+  }
+
+  unlisted(count: number): void {
+    if (this.stopped || count === 0) return;
+    this.#malformed += count;
+    this.#options.count('R2', 'error', count);
+  }
+
   malformed(message: string, position: XmlPosition): void {
     if (this.stopped) return;
+    if (!this.listing) {
+      this.unlisted(1);
+      return;
+    }
     this.#malformed++;
     const diagnostic: Diagnostic = { rule: 'R2', level: 'error', message: `not well-formed XML: ${message}`, line: position.line, column: position.column };
     if (this.#quiet) {
@@ -175,10 +190,6 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#options.report(diagnostic);
-    if (this.#malformed >= MAX_MALFORMED_REPORTS) {
-      this.#options.report({ rule: 'R2', level: 'error', message: `stopped reading after ${MAX_MALFORMED_REPORTS} well-formedness errors`, line: position.line, column: position.column });
-      this.stopped = true;
-    }
   }
 
   doctype(position: XmlPosition): void {
