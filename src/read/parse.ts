@@ -64,6 +64,8 @@ const HTML_DOCTYPE = /^([ \t\r\n]*)<!(?!DOCTYPE)[Dd][Oo][Cc][Tt][Yy][Pp][Ee][ \t
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
 const LEADING_SPACE_OR_CONTROLS = /^[\s\x00-\x08\x0B\x0C\x0E-\x1F]+/;
 
+const EMPTY_MESSAGE = 'not well-formed XML: the file is empty (no root element)';
+
 /** Findings kept in a result's list unless `maxDiagnostics` says otherwise (all are counted). */
 export const DEFAULT_MAX_DIAGNOSTICS = 1000;
 
@@ -217,7 +219,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, cuts, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
     if (head.length === 0) {
-      this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
+      // No document at all, so not well-formed XML (§2.1: one root element); a text list needs a URL too.
+      this.report({ rule: 'R2', level: 'error', message: EMPTY_MESSAGE });
       return;
     }
     const { decoder } = sniffEncoding(head, this.report, isAscii);
@@ -269,7 +272,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     // Only whitespace so far: a source that failed after it fails here, rather than look like an empty file.
     await textRest.next();
-    this.report({ rule: 'R5', level: 'error', message: first.trim() === '' ? 'the file holds only whitespace' : 'the file holds only whitespace and control characters' });
+    this.report({ rule: 'R2', level: 'error', message: `not well-formed XML: the file holds only whitespace${first.trim() === '' ? '' : ' and control characters'} (no root element)` });
   }
 
   async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidBytes, invalidMessage: string): AsyncGenerator<readonly ParsedEntry[]> {

@@ -68,12 +68,12 @@ describe('hostile input', () => {
     const capped = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
     assert.deepEqual(capped.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
       'INPUT error stopped reading at 4194304 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
-      'R5 error the file holds only whitespace',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
     ]);
     const limit = await parseChunks([bomb], { maxBytes: MAX_SITEMAP_BYTES });
     assert.deepEqual(limit.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
       `R3 error stopped reading at ${MAX_SITEMAP_BYTES} bytes (decompressed); the rest of the file is not read`,
-      'R5 error the file holds only whitespace',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
     ]);
   });
   it('a giant text node is bounded by the size cap, not held whole', async () => {

@@ -164,9 +164,12 @@ describe('recovery from broken files', () => {
     assert.deepEqual(whole.diagnostics.map((d) => [d.rule, d.level]), [['R27', 'warn']]);
     assert.deepEqual(await parseChunks(randomSplits(body, 3)), whole);
   });
-  it('empty and whitespace-only bodies', async () => {
-    assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
-    assert.deepEqual(rules(await parseChunks([new TextEncoder().encode(' \n ')])), ['R5']);
+  it('empty and whitespace-only bodies are no XML document (R2), not a wrong root (R5)', async () => {
+    // Before, both were R5. A file of no bytes or only whitespace has no element at all: not well-formed.
+    const empty = await parseChunks([readFixture('empty.xml')]);
+    assert.deepEqual([empty.kind, findings(empty)], ['unknown', ['R2 error not well-formed XML: the file is empty (no root element)']]);
+    const blank = await parseChunks([readFixture('whitespace-only.xml')]);
+    assert.deepEqual([blank.kind, findings(blank)], ['unknown', ['R2 error not well-formed XML: the file holds only whitespace (no root element)']]);
   });
 });
 

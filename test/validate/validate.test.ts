@@ -210,3 +210,12 @@ describe('validateSitemap', () => {
     assert.deepEqual([...new Set(result.diagnostics.map((d) => d.rule))].sort(), ['R23', 'R33', 'R6', 'R7']);
   });
 });
+
+describe('issue #30: validate on an index', () => {
+  it('a relative <loc> in an index, without --base, is one R8 error, not two', async () => {
+    const result = await validateSitemap(readFixture('index.xml'));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.line}:${d.column} ${d.message}`), [
+      'R8 error 4:12 "sitemap-2.xml.gz" is a relative URL and the file\'s own URL is not known (--base) to resolve it',
+    ]);
+  });
+});

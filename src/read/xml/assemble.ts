@@ -135,6 +135,10 @@ export class SitemapAssembler implements XmlEvents {
   #paths: FieldPaths | undefined;
   #fields = new Map<string, XmlPosition>();
   #entries = 0;
+  /** Entry elements opened, read or skipped: a root with none has no entries; one whose entries were all skipped has had a finding for each. */
+  #entriesOpened = 0;
+  /** Where the entry's `<loc>` starts, read tag by tag. */
+  #locStart: XmlPosition | undefined;
   #malformed = 0;
   #quiet = false;
   #unknownNamespaces = new Set<string>();
@@ -537,7 +541,7 @@ export class SitemapAssembler implements XmlEvents {
         this.#video = undefined;
         return;
       case Role.Root:
-        if (this.#entries === 0 && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
+        if (this.#entries === 0 && this.#entriesOpened === 0 && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
           this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${this.#kind}> has no entries; it needs at least one`);
         }
         return;
@@ -593,7 +597,7 @@ export class SitemapAssembler implements XmlEvents {
           if (core && local === expected) return this.#startEntry();
           if (core) {
             const mixed = local === 'url' || local === 'sitemap';
-            this.#report(mixed ? 'R23' : 'R6', 'error', `<${local}> does not belong in <${this.#kind}>${mixed ? ': urls and sitemaps cannot be mixed' : ''}; ignored`);
+            this.#report(mixed ? 'R23' : this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${local}> does not belong in <${this.#kind}>${mixed ? ': urls and sitemaps cannot be mixed' : ''}; ignored`);
           } else {
             this.#unknownNamespace(ns);
           }
@@ -716,9 +720,11 @@ export class SitemapAssembler implements XmlEvents {
       this.#report(owner === Owner.Sitemap ? 'R19' : 'R6', 'error', `more than one <${local}>; the first is kept`);
       return Role.Ignored;
     }
-    if (this.#seenInUrl > bit) this.#report('R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
+    if (this.#seenInUrl > bit) this.#report(owner === Owner.Sitemap ? 'R19' : 'R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
     this.#seenInUrl |= bit;
-    return this.#capturing(owner, local, attributes);
+    const role = this.#capturing(owner, local, attributes);
+    if (index === 0) this.#locStart = this.#fieldStart;
+    return role;
   }
 
   #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Role {
@@ -758,6 +764,7 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#seenInUrl = 0;
     this.#extensionSeenInUrl = false;
+    this.#entriesOpened++;
     if (this.#kind === 'sitemapindex') {
       this.#entry = startedEntry<SitemapIndexEntry>();
       return Role.Sitemap;
@@ -923,6 +930,10 @@ export class SitemapAssembler implements XmlEvents {
     this.#paths = undefined;
     if (record === undefined || this.stopped) return;
     if (record.loc === '' && this.#permalink !== undefined) this.#urlFromGuid(record, this.#permalink);
+    if (record.loc === '' && this.#kind === 'urlset' && (this.#seenInUrl & 1) !== 0) {
+      this.#report('R8', 'error', '<loc> is empty; the <url> is skipped', undefined, this.#locStart);
+      return;
+    }
     if (record.loc === '') {
       const what = this.#kind === 'rss' ? '<item> without <link>' : this.#kind === 'atom' ? '<entry> without a <link href>' : '<url> without <loc>';
       this.#report(this.#kind === 'urlset' ? 'R6' : this.#kind === 'rss' ? 'R31' : 'R32', 'error', `${what}; skipped`);
@@ -937,6 +948,10 @@ export class SitemapAssembler implements XmlEvents {
     this.#entry = undefined;
     this.#paths = undefined;
     if (entry === undefined || this.stopped) return;
+    if (entry.loc === '' && (this.#seenInUrl & 1) !== 0) {
+      this.#report('R8', 'error', '<loc> is empty; the <sitemap> is skipped', undefined, this.#locStart);
+      return;
+    }
     if (entry.loc === '') {
       this.#report('R19', 'error', '<sitemap> without <loc>; skipped');
       return;
