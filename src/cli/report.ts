@@ -114,14 +114,20 @@ export function formatFindings(summary: { counts: FindingCounts; diagnostics: re
     const all = [...kinds.values()];
     const first = all.slice(0, KINDS_SHOWN);
     const shownKinds = last === undefined || first.includes(last) ? first : [...first.slice(0, KINDS_SHOWN - 1), last];
+    // Findings of the rule counted but not in the list (past the cap on findings listed): no kind can be told for them.
+    const notListed = count - group.length;
     for (const same of shownKinds) {
-      const tally = kinds.size > 1 && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
+      // Each kind's count is of those listed: with the rest, they add up to the rule's count.
+      const tally = (kinds.size > 1 || notListed > 0) && same.length > 1 ? `  (×${same.length.toLocaleString('en-US')})` : '';
       text += `${listed === 0 ? head : INDENT}${shownMessage(same)}${tally}\n`;
       const places = same.slice(0, LINES_SHOWN).map(place);
       text += `${INDENT}at ${places.join(', ')}${same.length > places.length ? ', …' : ''}\n`;
       listed += same.length;
     }
-    if (count > listed) text += `${INDENT}… and ${(count - listed).toLocaleString('en-US')} more\n`;
+    const hidden = group.length - listed;
+    const otherKinds = kinds.size - shownKinds.length;
+    if (hidden > 0) text += `${INDENT}… and ${hidden.toLocaleString('en-US')} more of ${otherKinds} other kind${otherKinds === 1 ? '' : 's'}\n`;
+    if (notListed > 0) text += `${INDENT}… and ${notListed.toLocaleString('en-US')} more not listed\n`;
   }
   return text;
 }

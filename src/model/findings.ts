@@ -21,9 +21,10 @@ export class FindingTally {
     this.counts = counts;
   }
 
-  add(finding: Pick<Diagnostic, 'rule' | 'level'>): void {
+  /** One finding, or `count` of one rule and level (findings counted but not listed). */
+  add(finding: Pick<Diagnostic, 'rule' | 'level'>, count = 1): void {
     const key: FindingKey = `${finding.rule}:${finding.level}`;
-    this.counts[key] = (this.counts[key] ?? 0) + 1;
+    this.counts[key] = (this.counts[key] ?? 0) + count;
   }
 
   /** Findings of every rule and level. */

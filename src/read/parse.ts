@@ -64,6 +64,8 @@ const HTML_DOCTYPE = /^([ \t\r\n]*)<!(?!DOCTYPE)[Dd][Oo][Cc][Tt][Yy][Pp][Ee][ \t
 /** What may come before the first `<` of an XML file: whitespace (a BOM too) and control characters, which the XML reader reports. */
 const LEADING_SPACE_OR_CONTROLS = /^[\s\x00-\x08\x0B\x0C\x0E-\x1F]+/;
 
+const EMPTY_MESSAGE = 'not well-formed XML: the file is empty (no root element)';
+
 /** Findings kept in a result's list unless `maxDiagnostics` says otherwise (all are counted). */
 export const DEFAULT_MAX_DIAGNOSTICS = 1000;
 
@@ -144,6 +146,14 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   /** Errors (level `error`) so far. */
   get errors(): number {
     return this.#tally.errors;
+  }
+
+  /**
+   * Findings counted but not in `diagnostics`: past `maxDiagnostics`, and well-formedness errors
+   * past the first 100 (MAX_MALFORMED_REPORTS), which are counted only.
+   */
+  get diagnosticsOmitted(): number {
+    return this.#tally.total - this.diagnostics.length;
   }
 
   readonly report = (diagnostic: Diagnostic): void => {
@@ -246,7 +256,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, cuts, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
     if (head.length === 0) {
-      this.report({ rule: 'R5', level: 'error', message: 'the file is empty' });
+      // No document at all, so not well-formed XML (§2.1: one root element); a text list needs a URL too.
+      this.report({ rule: 'R2', level: 'error', message: EMPTY_MESSAGE });
       return;
     }
     const { decoder } = sniffEncoding(head, this.report, isAscii);
@@ -261,11 +272,12 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (peeked.blank !== undefined) {
       const { chars, controls, content } = peeked.blank;
       const what = controls ? 'whitespace and control characters' : 'whitespace';
-      this.report({
-        rule: 'R5',
-        level: 'error',
-        message: content ? `the file's content starts after ${chars} characters of ${what}; a sitemap's starts within its first ${MAX_LEADING_BLANK}, so it is not read` : `the file holds only ${what}`,
-      });
+      // Only blank is no document at all (R2, as for a short blank file); content that far in is no sitemap's (R5).
+      this.report(
+        content
+          ? { rule: 'R5', level: 'error', message: `the file's content starts after ${chars} characters of ${what}; a sitemap's starts within its first ${MAX_LEADING_BLANK}, so it is not read` }
+          : { rule: 'R2', level: 'error', message: `not well-formed XML: the file holds only ${what} (no root element)` },
+      );
       return;
     }
     const [first, textRest] = peeked.text;
@@ -309,7 +321,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     }
     // Only whitespace so far: a source that failed after it fails here, rather than look like an empty file.
     await textRest.next();
-    this.report({ rule: 'R5', level: 'error', message: first.trim() === '' ? 'the file holds only whitespace' : 'the file holds only whitespace and control characters' });
+    this.report({ rule: 'R2', level: 'error', message: `not well-formed XML: the file holds only whitespace${first.trim() === '' ? '' : ' and control characters'} (no root element)` });
   }
 
   async *#xml(text: AsyncIterable<string>, controls: ControlCheck, invalid: InvalidBytes, invalidMessage: string): AsyncGenerator<readonly ParsedEntry[]> {
@@ -318,6 +330,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     const assembler = new SitemapAssembler({
       base: this.#base,
       report: this.report,
+      count: (rule, level, count) => this.#tally.add({ rule, level }, count),
       position,
       source: (): string | undefined => tokenizer.heldFromToken(),
       emit: (entry, place) => {

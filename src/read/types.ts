@@ -22,7 +22,7 @@ export interface ParseOptions {
   base?: string | URL;
   /** Decompressed bytes read at most; a larger body stops there with an R3 diagnostic. @default 52428800 × 2 */
   maxBytes?: number;
-  /** Every diagnostic, as it happens. */
+  /** Every diagnostic listed, as it happens (well-formedness errors past the first 100 are only counted, in `counts`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** How many diagnostics `ParsedSitemap.diagnostics` keeps. @default 1000 */
   maxDiagnostics?: number;

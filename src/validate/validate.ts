@@ -6,7 +6,7 @@
  */
 import { isSitemapError, type SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
-import type { FindingCounts } from '../model/findings.ts';
+import { type FindingCounts, FindingTally } from '../model/findings.ts';
 import type { AlternateRecord, ImageRecord, SitemapIndexEntry, SitemapRecord, VideoRecord } from '../model/record.ts';
 import { fingerprint, FingerprintTable } from '../normalize/fingerprint.ts';
 import { RecordNormalizer } from '../normalize/record.ts';
@@ -34,6 +34,8 @@ export interface ValidationResult {
   diagnostics: Diagnostic[];
   /** Findings per `rule:level`, over all of them. */
   counts: FindingCounts;
+  /** Findings counted but not in `diagnostics` (past `maxDiagnostics`, and well-formedness errors past the first 100); absent when none. */
+  diagnosticsOmitted?: number;
   /** Why the source failed part way (a dropped connection): the findings are about what was read before, and `valid` is false. */
   error?: SitemapError;
 }
@@ -84,14 +86,21 @@ export async function validateSitemap(source: ByteSource, options: ValidateOptio
     if (!isSitemapError(error) || parsed.bytes === 0) throw error;
     // The checks on the whole file are left out: it was not read whole.
     const result = { kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts: parsed.counts };
-    return { valid: false, ...result, error };
+    return { valid: false, ...result, ...omitted(result), error };
   }
   // What follows is about the whole file: no position.
   entry = undefined;
   checks.end(parsed.kind, parsed.entries);
   const counts = parsed.counts;
   const valid = parsed.errors === 0;
-  return { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
+  const result = { valid, kind: parsed.kind, entries: parsed.entries, bytes: parsed.bytes, compressed: parsed.compressed, diagnostics: kept.list(), counts };
+  return { ...result, ...omitted(result) };
+}
+
+/** `diagnosticsOmitted` for a result whose list holds fewer findings than its counts, else nothing. */
+export function omitted(result: Pick<ValidationResult, 'diagnostics' | 'counts'>): { diagnosticsOmitted?: number } {
+  const count = new FindingTally(result.counts).total - result.diagnostics.length;
+  return count > 0 ? { diagnosticsOmitted: count } : {};
 }
 
 /** A normalizer's message ("images[2].loc dropped: …", "3 tags dropped, at most 32…") as a validator says it: nothing is dropped. */
@@ -571,8 +580,8 @@ function checkRobotsEntry(loc: string, base: URL | undefined, report: (diagnosti
 
 function checkIndexEntry(entry: SitemapIndexEntry, scope: Scope | undefined, report: (diagnostic: Diagnostic) => void): void {
   const uri = toSitemapUri(entry.loc);
-  // Length and characters are judged as written, by checkUrl.
-  if (!uri.ok && uri.rule === 'R8') report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}`, field: 'loc' });
+  // Length and characters are judged as written, by checkUrl; a loc without a scheme the reader could not resolve, and has said so (R8).
+  if (!uri.ok && uri.rule === 'R8' && hasScheme(entry.loc)) report({ rule: uri.rule, level: 'error', message: `sitemap URL ${uri.reason}`, field: 'loc' });
   checkUrl(entry.loc, 'loc', report);
   if (uri.ok && scope !== undefined) {
     const inScope = checkScope(uri.uri, { prefix: `${scope.origin}/`, origin: scope.origin });

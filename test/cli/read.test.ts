@@ -178,3 +178,28 @@ describe('sitemapkit validate', () => {
     assert.deepEqual(result.diagnostics.filter((d) => d.rule === 'XSD').map((d) => [d.line, d.message]), [[2, 'parser error : Opening and ending tag mismatch: loc line 2 and lo']]);
   });
 });
+
+describe('issue #30: findings not listed are said to be', () => {
+  const entries = Array.from({ length: 1200 }, (_, i) => `<url><loc>https://a.example/p/${i}</loc><lastmod>31/12/2024</lastmod></url>`).join('\n');
+  const wrongDates = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries}\n</urlset>\n`;
+  it('validate --json: past the first 1,000 findings, diagnosticsOmitted says how many more, as build does', async () => {
+    const { code, stdout } = await cli(['validate', '-', '--json'], wrongDates);
+    assert.equal(code, 1);
+    const result = JSON.parse(stdout) as { diagnostics: unknown[]; counts: Record<string, number>; diagnosticsOmitted?: number };
+    assert.deepEqual([result.diagnostics.length, result.counts, result.diagnosticsOmitted], [1000, { 'R11:error': 1200 }, 200]);
+  });
+  it('validate in text: the count listed and the count not listed add up to the rule\'s count', async () => {
+    const { stdout } = await cli(['validate', '-'], wrongDates);
+    assert.ok(stdout.endsWith([
+      '  R11   error ×1,200   lastmod: "31/12/2024" is not a W3C Datetime (e.g. 2024-05-31 or 2024-05-31T12:00:00+02:00)  (×1,000)',
+      '                       at stdin:3:38, stdin:4:38, stdin:5:38, stdin:6:38, stdin:7:38, …',
+      '                       … and 200 more not listed',
+      '',
+    ].join('\n')), stdout);
+  });
+  it('parse --json on a video sitemap with 400 bare &: every entry, 100 findings listed, diagnosticsOmitted 300', async () => {
+    const { stdout } = await cli(['parse', 'video-bare-ampersands.xml', '--json']);
+    const result = JSON.parse(stdout) as { urls: unknown[]; diagnostics: unknown[]; counts: Record<string, number>; diagnosticsOmitted?: number };
+    assert.deepEqual([result.urls.length, result.diagnostics.length, result.counts, result.diagnosticsOmitted], [400, 100, { 'R2:error': 400 }, 300]);
+  });
+});

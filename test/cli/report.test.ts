@@ -23,7 +23,7 @@ test('a group of several kinds: each kind with its message (what differs between
       '                       not well-formed XML: unbound namespace prefix "image" (no xmlns:image declares it); read as in an unknown namespace',
       '                       at f.xml:12:1',
       // Counted but not kept (past maxDiagnostics).
-      '                       … and 2 more',
+      '                       … and 2 more not listed',
       '',
     ].join('\n'),
   );
@@ -58,6 +58,17 @@ test('kinds: characters, single-quoted values (xmllint), URLs and saxes tag name
   assert.match(text, /XSD +error ×4 +Schemas validity error .*The value '…' is not an element of the set \{'daily', 'weekly'\}\. {2}\(×2\)\n +at f\.xml:4:1, f\.xml:5:1\n/);
   assert.match(text, /\}duration'.*\n +at f\.xml:13:1\n +Schemas validity error : Element '\{urn:v\}rating'.*\n +at f\.xml:14:1\n/);
   // Seven kinds of R2: the first four, then the last one (the stop), then how many are not shown.
-  assert.match(text, /\n +stopped reading after 100 well-formedness errors\n +at f\.xml:12:1\n +… and 2 more\n/);
+  assert.match(text, /\n +stopped reading after 100 well-formedness errors\n +at f\.xml:12:1\n +… and 2 more of 2 other kinds\n/);
   assert.doesNotMatch(text, /unbound namespace prefix/);
+});
+
+test('issue #30: per-kind counts and what is not listed add up to the rule\'s count (566 counted, 520 listed in two kinds)', () => {
+  const findings = Array.from({ length: 500 }, (_, i) => at(i + 1, bare(`a=${i}&b`)));
+  for (let i = 0; i < 20; i++) findings.push(at(600 + i, 'not well-formed XML: </lo> ends no open element (<url> is open); ignored'));
+  const text = formatFindings({ counts: { 'R2:error': 566 }, diagnostics: findings });
+  assert.match(text, /R2 +error ×566 +not well-formed XML: "&" that starts no entity reference \(…\); read literally, write &amp; {2}\(×500\)\n/);
+  assert.match(text, /ends no open element \(<url> is open\); ignored {2}\(×20\)\n.*\n +… and 46 more not listed\n$/);
+  // One kind: its count is shown too, when some are not listed.
+  const one = formatFindings({ counts: { 'R2:error': 566 }, diagnostics: findings.slice(0, 500) });
+  assert.match(one, /write &amp; {2}\(×500\)\n.*\n +… and 66 more not listed\n$/);
 });

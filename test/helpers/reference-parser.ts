@@ -28,6 +28,7 @@ export function referenceParse(text: string, base?: string): ReferenceResult {
   const assembler = new SitemapAssembler({
     base: base === undefined ? undefined : new URL(base),
     report: (diagnostic) => diagnostics.push(diagnostic),
+    count: () => undefined,
     position: () => ({ line: parser.line, column: parser.column + 1 }),
     source: () => undefined,
     emit: (entry) => entries.push(entry),

@@ -68,12 +68,12 @@ describe('hostile input', () => {
     const capped = await parseChunks([bomb], { maxBytes: 4 * 1024 * 1024 });
     assert.deepEqual(capped.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
       'INPUT error stopped reading at 4194304 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
-      'R5 error the file holds only whitespace',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
     ]);
     const limit = await parseChunks([bomb], { maxBytes: MAX_SITEMAP_BYTES });
     assert.deepEqual(limit.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
       `R3 error stopped reading at ${MAX_SITEMAP_BYTES} bytes (decompressed); the rest of the file is not read`,
-      'R5 error the file holds only whitespace',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
     ]);
   });
   it('blank text before the content is held up to 1 MiB, not whole: a file whose content starts later is one R5 error, and reading stops there', async () => {
@@ -86,7 +86,7 @@ describe('hostile input', () => {
     assert.deepEqual(findings(controls), ["R5 error the file's content starts after 1572864 characters of whitespace and control characters; a sitemap's starts within its first 1048576, so it is not read"]);
     // Still read whole, so its findings are what they were: only whitespace.
     const onlyBlank = await parseChunks([new TextEncoder().encode(` \t\r\n${'\0'.repeat(2 * 1024 * 1024)}`)]);
-    assert.deepEqual(findings(onlyBlank), ['R5 error the file holds only whitespace and control characters']);
+    assert.deepEqual(findings(onlyBlank), ['R2 error not well-formed XML: the file holds only whitespace and control characters (no root element)']);
     // Within the first MiB the content is read as before.
     const early = await parseChunks([new TextEncoder().encode(`${'\n'.repeat(1024 * 1024 - 1)}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></urlset>`)]);
     assert.deepEqual([early.kind, locs(early), findings(early)], ['urlset', ['https://a.example/'], []]);
@@ -124,21 +124,30 @@ describe('regressions', () => {
       'R2 error 1:5241 not well-formed XML: elements nested deeper than 1024 levels; reading stops here',
     ]);
   });
-  it('a whole file given as one buffer is read in pieces: at the cap on findings, reading stops near where they were', async () => {
-    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}</urlset>`);
+  it('4 million forbidden characters: the first 100 listed, every one counted, and the file read to its end, the entry after them too', async () => {
+    // Before, reading stopped at the 100th well-formedness error, and the entries after it were lost.
+    const bytes = new TextEncoder().encode(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${'\u0000'.repeat(4_000_000)}<url><loc>https://a.example/after</loc></url></urlset>`);
     const parsed = parseSitemap(bytes);
-    for await (const entry of parsed) assert.fail(`no entry expected, got ${entry.loc}`);
-    assert.equal(parsed.counts['R2:error'], MAX_MALFORMED_REPORTS + 1);
-    assert.ok(parsed.bytes <= 4 * 64 * 1024, `read ${parsed.bytes} bytes`);
+    const seen: string[] = [];
+    for await (const entry of parsed) seen.push(entry.loc);
+    assert.deepEqual(seen, ['https://a.example/after']);
+    assert.deepEqual(parsed.counts, { 'R2:error': 4_000_000 });
+    assert.equal(parsed.diagnostics.length, MAX_MALFORMED_REPORTS);
+    assert.equal(parsed.diagnosticsOmitted, 4_000_000 - MAX_MALFORMED_REPORTS);
+    assert.equal(parsed.bytes, bytes.length);
   });
-  it('once reading stops at the cap of well-formedness errors, nothing more is reported, however the input was cut', async () => {
+  it('past the well-formedness errors listed, reading goes on: later findings are counted and listed the same however the input was cut', async () => {
     let text = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
     for (let i = 0; i < MAX_MALFORMED_REPORTS + 1; i++) text += `<url><loc>https://a.example/?a&b=${i}</loc></url>\n`;
     for (let i = 0; i < 20; i++) text += `<url><loc>https://a.example/${i}</loc><foo/></url>\n`;
     const bytes = new TextEncoder().encode(`${text}</urlset>\n`);
-    const counts = async (chunks: Iterable<Uint8Array>): Promise<Record<string, number>> => (await validateSitemap(chunks)).counts;
+    const counts = async (chunks: Iterable<Uint8Array>): Promise<unknown> => {
+      const result = await validateSitemap(chunks);
+      return [result.counts, result.entries, result.diagnostics.map((d) => `${d.rule} ${d.line}:${d.column}`)];
+    };
     const whole = await counts([bytes]);
-    assert.deepEqual(whole, { 'R2:error': MAX_MALFORMED_REPORTS + 1 });
+    assert.deepEqual((whole as unknown[]).slice(0, 2), [{ 'R2:error': MAX_MALFORMED_REPORTS + 1, 'R6:error': 20 }, MAX_MALFORMED_REPORTS + 21]);
+    assert.equal(((whole as unknown[])[2] as string[]).length, MAX_MALFORMED_REPORTS + 20);
     assert.deepEqual(await counts(randomSplits(bytes, 5)), whole);
     assert.deepEqual(await counts(byteByByte(bytes)), whole);
   });

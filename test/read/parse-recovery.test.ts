@@ -20,6 +20,41 @@ describe('recovery from broken files', () => {
     assert.deepEqual(locs(result), ['https://www.example.com/?a=1&b=2', 'https://www.example.com/ok', 'https://www.example.com/?nbsp=&nbsp;']);
     assert.deepEqual(result.diagnostics.map((d) => [d.rule, d.level, d.line]), [['R2', 'error', 3], ['R2', 'error', 5]]);
   });
+  it('a video sitemap with 400 bare & in its descriptions: every entry read, the first 100 listed, all counted, however the input is cut', async () => {
+    const bytes = readFixture('video-bare-ampersands.xml');
+    const whole = await parseChunks([bytes]);
+    for (const seed of [1, 2]) assert.deepEqual(await parseChunks(randomSplits(bytes, seed)), whole);
+    assert.equal(whole.entries.length, 400);
+    assert.equal(locs(whole)[399], 'https://www.example.com/videos/400');
+    assert.equal(whole.diagnostics.length, MAX_MALFORMED_REPORTS);
+    const parsed = parseSitemap(bytes);
+    for await (const entry of parsed) assert.ok(entry.loc);
+    assert.deepEqual(parsed.counts, { 'R2:error': 400 });
+    assert.equal(parsed.diagnosticsOmitted, 300);
+  });
+  it('several bare & in one text or attribute value: each reported at its place, on the fast path and where saxes reads', async () => {
+    const bytes = readFixture('video-bare-ampersands.xml');
+    const first = (await parseChunks([bytes])).diagnostics.slice(0, 3);
+    assert.deepEqual(findings({ diagnostics: first }), [
+      'R2 error 8:31 not well-formed XML: "&" that starts no entity reference ("Salt & Pepper & Friends: episode 1, reco"); read literally, write &amp;',
+      'R2 error 8:40 not well-formed XML: "&" that starts no entity reference ("Salt & Pepper & Friends: episode 1, reco"); read literally, write &amp;',
+      'R2 error 18:31 not well-formed XML: "&" that starts no entity reference ("Rock & Roll Hall of Fame: episode 2, rec"); read literally, write &amp;',
+    ]);
+    const xml = (doctype: string): Uint8Array =>
+      new TextEncoder().encode(`<?xml version="1.0"?>${doctype}\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n<url><loc>https://a.example/?a&b&c</loc><xhtml:link rel="alternate" hreflang="de" href="https://a.example/?x&y&amp;z&w"/></url>\n</urlset>\n`);
+    for (const doctype of ['', '<!DOCTYPE urlset []>']) {
+      const { whole, others } = await parseEveryWay(xml(doctype));
+      for (const other of others) assert.deepEqual(other, whole);
+      assert.deepEqual(locs(whole), ['https://a.example/?a&b&c']);
+      // Excerpts aside: saxes hands on texts decoded, the fast path quotes them as written.
+      assert.deepEqual(findings({ diagnostics: whole.diagnostics.filter((d) => d.level === 'error') }).map((line) => line.replace(/ \(".*"\);/, ';')), [
+        'R2 error 3:31 not well-formed XML: "&" that starts no entity reference; read literally, write &amp;',
+        'R2 error 3:33 not well-formed XML: "&" that starts no entity reference; read literally, write &amp;',
+        'R2 error 3:109 not well-formed XML: "&" that starts no entity reference in an attribute; read literally, write &amp;',
+        'R2 error 3:117 not well-formed XML: "&" that starts no entity reference in an attribute; read literally, write &amp;',
+      ]);
+    }
+  });
   it('truncated file: the URLs before the break are kept', async () => {
     const result = await parseChunks([readFixture('truncated.xml')]);
     assert.deepEqual(locs(result), ['https://www.example.com/1', 'https://www.example.com/2']);
@@ -56,8 +91,11 @@ describe('recovery from broken files', () => {
     assert.deepEqual(locs(result), ['https://a.example/1']);
     assert.deepEqual(rules(result), ['R2']);
     assert.equal(result.diagnostics.filter((d) => /after the root element has ended/.test(d.message)).length, 1);
-    // The parser's own complaint about each further element stops at the cap.
-    assert.equal(result.diagnostics.length, MAX_MALFORMED_REPORTS + 2);
+    // The parser's own complaint about each further element (two each: one root only, and its end tag) is listed up to the cap, and counted.
+    assert.equal(result.diagnostics.length, MAX_MALFORMED_REPORTS + 1);
+    const parsed = parseSitemap(new TextEncoder().encode(xml));
+    for await (const entry of parsed) assert.equal(entry.loc, 'https://a.example/1');
+    assert.deepEqual(parsed.counts, { 'R2:error': 1001 });
   });
   it('a gzip damaged a third of the way in: the entries before the damage, the kind kept, no flood of findings', async () => {
     const entries = Array.from({ length: 20_000 }, (_, n) => `<url><loc>https://a.example/p/${n}</loc><lastmod>2026-11-01</lastmod></url>\n`).join('');
@@ -126,9 +164,12 @@ describe('recovery from broken files', () => {
     assert.deepEqual(whole.diagnostics.map((d) => [d.rule, d.level]), [['R27', 'warn']]);
     assert.deepEqual(await parseChunks(randomSplits(body, 3)), whole);
   });
-  it('empty and whitespace-only bodies', async () => {
-    assert.deepEqual(rules(await parseChunks([new Uint8Array(0)])), ['R5']);
-    assert.deepEqual(rules(await parseChunks([new TextEncoder().encode(' \n ')])), ['R5']);
+  it('empty and whitespace-only bodies are no XML document (R2), not a wrong root (R5)', async () => {
+    // Before, both were R5. A file of no bytes or only whitespace has no element at all: not well-formed.
+    const empty = await parseChunks([readFixture('empty.xml')]);
+    assert.deepEqual([empty.kind, findings(empty)], ['unknown', ['R2 error not well-formed XML: the file is empty (no root element)']]);
+    const blank = await parseChunks([readFixture('whitespace-only.xml')]);
+    assert.deepEqual([blank.kind, findings(blank)], ['unknown', ['R2 error not well-formed XML: the file holds only whitespace (no root element)']]);
   });
 });
 

@@ -1,7 +1,7 @@
 /** End tags that do not match and entries nested in one another (a missing </url>): every entry kept, past the depth cap too. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { byteByByte, locs, parseChunks, placed, randomSplits, readFixture, rules, sameHoweverCut } from '../helpers/parse.ts';
+import { byteByByte, findings, locs, parseChunks, parseEveryWay, placed, randomSplits, readFixture, rules, sameHoweverCut } from '../helpers/parse.ts';
 
 describe('regressions', () => {
   it('end tags that do not match: a misspelt one ends the element holding only text, a stray one is ignored, one naming an element further out closes those inside it', async () => {
@@ -137,5 +137,31 @@ describe('regressions', () => {
     const short = await parseChunks([new TextEncoder().encode(nested(200).replace('</url></urlset>', '</urlset>'))]);
     assert.equal(short.entries.length, 200);
     assert.deepEqual(short.diagnostics.filter((d) => d.rule === 'R2').map((d) => d.message), ['not well-formed XML: </urlset> comes before </url>; read as if the elements inside <urlset> had ended there']);
+  });
+});
+
+describe('issue #30: structure findings name the right rule', () => {
+  it('structure faults inside a <sitemapindex> cite R19 (or R23 for a <url>), an empty <loc> R8', async () => {
+    const bytes = readFixture('index-structure-faults.xml');
+    const { whole, others } = await parseEveryWay(bytes, {}, 2);
+    for (const other of others) assert.deepEqual(other, whole);
+    assert.deepEqual(locs(whole), ['https://www.example.com/sitemap-1.xml', 'https://www.example.com/sitemap-2.xml']);
+    assert.deepEqual(findings(whole), [
+      'R19 error 3:41 <loc> is out of order; the schema wants loc, lastmod',
+      'R19 error 4:3 <title> does not belong in <sitemapindex>; ignored',
+      'R23 error 5:3 <url> does not belong in <sitemapindex>: urls and sitemaps cannot be mixed; ignored',
+      'R8 error 6:12 <loc> is empty; the <sitemap> is skipped',
+      'R19 error 7:41 <sitemap> without <loc>; skipped',
+    ]);
+  });
+  it('an empty <loc> (<loc/>, <loc></loc>, whitespace only) is said to be empty (R8), not a <url> without <loc>, nor an empty <urlset>', async () => {
+    const { whole, others } = await parseEveryWay(readFixture('empty-locs.xml'), {}, 2);
+    for (const other of others) assert.deepEqual(other, whole);
+    assert.deepEqual(whole.entries, []);
+    assert.deepEqual(findings(whole), [
+      'R8 error 3:8 <loc> is empty; the <url> is skipped',
+      'R8 error 4:8 <loc> is empty; the <url> is skipped',
+      'R8 error 6:5 <loc> is empty; the <url> is skipped',
+    ]);
   });
 });

@@ -260,3 +260,12 @@ describe('set-wide checks in bounded memory', () => {
     assert.deepEqual(kept.list().map((d) => d.line), [1, 2]);
   });
 });
+
+describe('issue #30: validate on an index', () => {
+  it('a relative <loc> in an index, without --base, is one R8 error, not two', async () => {
+    const result = await validateSitemap(readFixture('index.xml'));
+    assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.line}:${d.column} ${d.message}`), [
+      'R8 error 4:12 "sitemap-2.xml.gz" is a relative URL and the file\'s own URL is not known (--base) to resolve it',
+    ]);
+  });
+});

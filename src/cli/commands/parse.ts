@@ -55,7 +55,8 @@ async function* parse(input: string, flags: ParseFlags, context: CommandContext)
   const diagnostics = parsed.diagnostics.map(located(source.name));
   if (flags.json) {
     const listsSitemaps = LISTS_SITEMAPS.has(parsed.kind);
-    const result = { kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts };
+    const omitted = parsed.diagnosticsOmitted;
+    const result = { kind: parsed.kind, urls: listsSitemaps ? [] : entries, sitemaps: listsSitemaps ? entries : [], diagnostics, counts: parsed.counts, ...(omitted > 0 ? { diagnosticsOmitted: omitted } : {}) };
     yield { stdout: `${JSON.stringify(failure === undefined ? result : { ...result, error: failure.message, code: failure.code })}\n` };
   } else {
     const noun = LISTS_SITEMAPS.has(parsed.kind) ? 'sitemap' : 'URL';

@@ -1,7 +1,7 @@
 /** `sitemapkit validate`: one file, URL or standard input → its findings against every rule that can be checked on a file, and a verdict. */
 import { DEFAULT_MAX_BYTES, parseSitemap, type ByteSource } from '../../read/parse.ts';
 import { LISTS_SITEMAPS } from '../../read/types.ts';
-import { MAX_SCHEMA_BYTES, validateSitemap } from '../../validate/validate.ts';
+import { MAX_SCHEMA_BYTES, omitted, validateSitemap } from '../../validate/validate.ts';
 import { FindingTally } from '../../model/findings.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import type { ParseOptions } from '../../read/types.ts';
@@ -52,7 +52,8 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
   }
   const diagnostics = result.diagnostics.map(located(source.name));
   if (flags.json) {
-    const summary = { valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts };
+    // As build says it: how many findings the counts hold that the list does not (schema findings included).
+    const summary = { valid: result.valid, kind: result.kind, entries: result.entries, diagnostics, counts: result.counts, ...omitted(result) };
     yield { stdout: `${JSON.stringify(result.error === undefined ? summary : { ...summary, error: result.error.message, code: result.error.code })}\n` };
   } else {
     const noun = LISTS_SITEMAPS.has(result.kind) ? 'sitemap' : 'URL';

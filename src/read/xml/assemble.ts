@@ -11,15 +11,14 @@ import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { Char } from './chars.ts';
-import type { XmlEvents } from './events.ts';
+import { MAX_MALFORMED_REPORTS, type XmlEvents } from './events.ts';
 import type { XmlAttribute, XmlName } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 import { type EntryContent, EntryPart } from './templates.ts';
 import type { ParsedEntry, ParsedRecord, SitemapIndexEntry, SitemapKind } from '../types.ts';
 
 const ATOM_NS = new Set(['http://www.w3.org/2005/Atom', 'http://purl.org/atom/ns#']);
-/** After this many well-formedness errors the rest of the file is noise: reading stops. */
-export const MAX_MALFORMED_REPORTS = 100;
+export { MAX_MALFORMED_REPORTS };
 
 /** `EndedEntry`: a `<url>` or `<sitemap>` ended early by the next one opening inside it (its end tag is missing). */
 const Role = { Ignored: 0, Root: 1, Url: 2, Sitemap: 3, Field: 4, Image: 5, Video: 6, News: 7, Publication: 8, Channel: 9, Item: 10, Entry: 11, EndedEntry: 12 } as const;
@@ -92,6 +91,8 @@ interface Permalink {
 export interface AssemblerOptions {
   base: URL | undefined;
   report: (diagnostic: Diagnostic) => void;
+  /** Findings counted but not listed. */
+  count: (rule: RuleId, level: DiagnosticLevel, count: number) => void;
   position: () => XmlPosition;
   /** The text held from the token being handled on, if the tokenizer holds it. */
   source: () => string | undefined;
@@ -134,6 +135,10 @@ export class SitemapAssembler implements XmlEvents {
   #paths: FieldPaths | undefined;
   #fields = new Map<string, XmlPosition>();
   #entries = 0;
+  /** Entry elements opened, read or skipped: a root with none has no entries; one whose entries were all skipped has had a finding for each. */
+  #entriesOpened = 0;
+  /** Where the entry's `<loc>` starts, read tag by tag. */
+  #locStart: XmlPosition | undefined;
   #malformed = 0;
   #quiet = false;
   #unknownNamespaces = new Set<string>();
@@ -163,8 +168,22 @@ export class SitemapAssembler implements XmlEvents {
     this.#options.report(diagnostic);
   }
 
+  get listing(): boolean {
+    return this.#quiet || this.#malformed < MAX_MALFORMED_REPORTS;
+  }
+
+  unlisted(count: number): void {
+    if (this.stopped || count === 0) return;
+    this.#malformed += count;
+    this.#options.count('R2', 'error', count);
+  }
+
   malformed(message: string, position: XmlPosition): void {
     if (this.stopped) return;
+    if (!this.listing) {
+      this.unlisted(1);
+      return;
+    }
     this.#malformed++;
     const diagnostic: Diagnostic = { rule: 'R2', level: 'error', message: `not well-formed XML: ${message}`, line: position.line, column: position.column };
     if (this.#quiet) {
@@ -175,10 +194,6 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#options.report(diagnostic);
-    if (this.#malformed >= MAX_MALFORMED_REPORTS) {
-      this.#options.report({ rule: 'R2', level: 'error', message: `stopped reading after ${MAX_MALFORMED_REPORTS} well-formedness errors`, line: position.line, column: position.column });
-      this.stopped = true;
-    }
   }
 
   doctype(position: XmlPosition): void {
@@ -526,7 +541,7 @@ export class SitemapAssembler implements XmlEvents {
         this.#video = undefined;
         return;
       case Role.Root:
-        if (this.#entries === 0 && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
+        if (this.#entries === 0 && this.#entriesOpened === 0 && (this.#kind === 'urlset' || this.#kind === 'sitemapindex')) {
           this.#report(this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${this.#kind}> has no entries; it needs at least one`);
         }
         return;
@@ -582,7 +597,7 @@ export class SitemapAssembler implements XmlEvents {
           if (core && local === expected) return this.#startEntry();
           if (core) {
             const mixed = local === 'url' || local === 'sitemap';
-            this.#report(mixed ? 'R23' : 'R6', 'error', `<${local}> does not belong in <${this.#kind}>${mixed ? ': urls and sitemaps cannot be mixed' : ''}; ignored`);
+            this.#report(mixed ? 'R23' : this.#kind === 'urlset' ? 'R6' : 'R19', 'error', `<${local}> does not belong in <${this.#kind}>${mixed ? ': urls and sitemaps cannot be mixed' : ''}; ignored`);
           } else {
             this.#unknownNamespace(ns);
           }
@@ -705,9 +720,11 @@ export class SitemapAssembler implements XmlEvents {
       this.#report(owner === Owner.Sitemap ? 'R19' : 'R6', 'error', `more than one <${local}>; the first is kept`);
       return Role.Ignored;
     }
-    if (this.#seenInUrl > bit) this.#report('R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
+    if (this.#seenInUrl > bit) this.#report(owner === Owner.Sitemap ? 'R19' : 'R7', 'error', `<${local}> is out of order; the schema wants ${owner === Owner.Sitemap ? 'loc, lastmod' : 'loc, lastmod, changefreq, priority'}`);
     this.#seenInUrl |= bit;
-    return this.#capturing(owner, local, attributes);
+    const role = this.#capturing(owner, local, attributes);
+    if (index === 0) this.#locStart = this.#fieldStart;
+    return role;
   }
 
   #capturing(owner: Owner, key: string, attributes: readonly XmlAttribute[]): Role {
@@ -747,6 +764,7 @@ export class SitemapAssembler implements XmlEvents {
     }
     this.#seenInUrl = 0;
     this.#extensionSeenInUrl = false;
+    this.#entriesOpened++;
     if (this.#kind === 'sitemapindex') {
       this.#entry = startedEntry<SitemapIndexEntry>();
       return Role.Sitemap;
@@ -912,6 +930,10 @@ export class SitemapAssembler implements XmlEvents {
     this.#paths = undefined;
     if (record === undefined || this.stopped) return;
     if (record.loc === '' && this.#permalink !== undefined) this.#urlFromGuid(record, this.#permalink);
+    if (record.loc === '' && this.#kind === 'urlset' && (this.#seenInUrl & 1) !== 0) {
+      this.#report('R8', 'error', '<loc> is empty; the <url> is skipped', undefined, this.#locStart);
+      return;
+    }
     if (record.loc === '') {
       const what = this.#kind === 'rss' ? '<item> without <link>' : this.#kind === 'atom' ? '<entry> without a <link href>' : '<url> without <loc>';
       this.#report(this.#kind === 'urlset' ? 'R6' : this.#kind === 'rss' ? 'R31' : 'R32', 'error', `${what}; skipped`);
@@ -926,6 +948,10 @@ export class SitemapAssembler implements XmlEvents {
     this.#entry = undefined;
     this.#paths = undefined;
     if (entry === undefined || this.stopped) return;
+    if (entry.loc === '' && (this.#seenInUrl & 1) !== 0) {
+      this.#report('R8', 'error', '<loc> is empty; the <sitemap> is skipped', undefined, this.#locStart);
+      return;
+    }
     if (entry.loc === '') {
       this.#report('R19', 'error', '<sitemap> without <loc>; skipped');
       return;

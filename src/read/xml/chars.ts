@@ -60,15 +60,6 @@ export function indexOrLength(text: string, search: string, from: number): numbe
   return at === -1 ? text.length : at;
 }
 
-/** Whether `text` between `from` and `to` holds a `<`, `>` or quote: a text or attribute value ends at each. */
-export function hasMarkupOrQuote(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c === Char.Less || c === Char.Greater || c === Char.Quote || c === Char.Apostrophe) return true;
-  }
-  return false;
-}
-
 /** XML §2.11: CRLF and lone CR become LF before anything else sees the text. */
 export const normalizeNewlines = (text: string): string => (text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n'));
 
@@ -77,8 +68,14 @@ export const normalizeNewlines = (text: string): string => (text.indexOf('\r') =
  * decoder reads bytes that are no UTF-8, and each reported where it stands.
  */
 export const DISALLOWED_CHARS = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-/** Past this many, the rest are replaced without a word (reading stops at the cap on well-formedness errors anyway). */
-export const MAX_DISALLOWED_CHAR_REPORTS = 100;
+
+/** How many DISALLOWED_CHARS `text` holds from `from` on (its `lastIndex` is left at the end). */
+export function countDisallowedChars(text: string, from: number): number {
+  let count = 0;
+  DISALLOWED_CHARS.lastIndex = from;
+  while (DISALLOWED_CHARS.exec(text) !== null) count++;
+  return count;
+}
 
 export const disallowedCharMessage = (text: string, at: number): string =>
   `character U+${text.charCodeAt(at).toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML; read as U+FFFD`;

@@ -29,13 +29,20 @@ export function attributeValueOnSight(raw: string): string | undefined {
   return raw.indexOf('&') === -1 ? raw : decodeEntities(raw);
 }
 
-/** Where the first `&` in `text` that starts no reference `decode` reads is, or -1. */
-export function bareAmpersand(text: string): number {
-  for (let amp = text.indexOf('&'); amp !== -1; amp = text.indexOf('&', amp + 1)) {
+/** Where the first `&` in `text` (from `from` on) that starts no reference `decode` reads is, or -1. */
+export function bareAmpersand(text: string, from = 0): number {
+  for (let amp = text.indexOf('&', from); amp !== -1; amp = text.indexOf('&', amp + 1)) {
     const semicolon = referenceEnd(text, amp);
     if (semicolon === -1 || resolveReference(text.slice(amp + 1, semicolon)) === undefined) return amp;
   }
   return -1;
+}
+
+/** How many `&` in `text` from `from` on start no reference. */
+export function countBareAmpersands(text: string, from: number): number {
+  let count = 0;
+  for (let amp = bareAmpersand(text, from); amp !== -1; amp = bareAmpersand(text, amp + 1)) count++;
+  return count;
 }
 
 /**

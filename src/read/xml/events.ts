@@ -28,9 +28,17 @@ export interface XmlEvents {
   entry(name: XmlName, content: EntryContent, texts: readonly (string | undefined)[]): boolean;
   /** A well-formedness error (R2); the reader recovers what it can after it. */
   malformed(message: string, position: XmlPosition): void;
+  /**
+   * True while well-formedness errors are listed: past a cap they are only counted (`unlisted`), and
+   * reading goes on. Checked before a finding's message and place are worked out, so that a file
+   * of millions of faults costs a count each.
+   */
+  readonly listing: boolean;
+  /** `count` more well-formedness errors, past those listed: counted, not listed. */
+  unlisted(count: number): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
   doctype(position: XmlPosition): void;
-  /** True once the consumer wants nothing more (at its cap on findings): reading ends in the middle of a chunk. */
+  /** True once the consumer wants nothing more (a file that is no sitemap): reading ends in the middle of a chunk. */
   readonly stopped: boolean;
   /**
    * How many entries, from the root's first child in, have ended early because the next one
@@ -40,6 +48,9 @@ export interface XmlEvents {
   /** Forgets the `count` outermost ended entries: the reader makes room at the depth cap, and their end tags, if they come, get no event. */
   forgetEndedEntries(count: number): void;
 }
+
+/** Well-formedness errors listed at most: the rest are counted, and reading goes on (every entry after them is still read). */
+export const MAX_MALFORMED_REPORTS = 100;
 
 /** Bounds that keep hostile input from exhausting memory (checked on the fast path and after fallback). */
 export const MAX_DEPTH = 64;

@@ -1,8 +1,8 @@
 /** The hand-over to saxes: what the fast path does not read, saxes reads, its events and errors told as the fast path tells them. */
 import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
-import { Char, DISALLOWED_CHARS, disallowedCharMessage, hasMarkupOrQuote, MAX_DISALLOWED_CHAR_REPORTS, mayHoldDisallowedChar } from './chars.ts';
+import { Char, countDisallowedChars, DISALLOWED_CHARS, disallowedCharMessage, mayHoldDisallowedChar } from './chars.ts';
 import { clipAround, referencedChar } from './entities.ts';
-import { MAX_DEPTH, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
+import { MAX_DEPTH, MAX_MALFORMED_REPORTS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
 import { assumedNamespace, unboundPrefixMessage, type XmlAttribute } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 
@@ -114,8 +114,6 @@ export interface HandOver {
   readonly xml11: boolean;
   /** No input is to come but what is written now (the tokenizer's `end()` has been called). */
   readonly ending: boolean;
-  /** Disallowed characters reported so far (MAX_DISALLOWED_CHAR_REPORTS is for the whole document). */
-  readonly disallowedReports: number;
 }
 
 /**
@@ -129,7 +127,6 @@ export class SaxesBridge {
   readonly #saxes: FastSaxesParser;
   #stopped = false;
   #ending: boolean;
-  #disallowedReports: number;
   /** Where saxes started, to map its positions back to the document's. */
   readonly #origin: XmlPosition;
   readonly #primed: number;
@@ -150,19 +147,17 @@ export class SaxesBridge {
   /** How many characters the text since then has after its last line end (-1: none in it). */
   #textTail = -1;
   /**
-   * Bare `&`s given to saxes, in order: where each stands, and how far saxes had read before it. The
-   * first of each text or attribute value holding any is among them (#writePlacing): the text or
-   * attribute is reported there.
+   * Bare `&`s given to saxes since markup last ended, in order: where each stands, and how far saxes
+   * had read before it (#writePlacing). Each is reported there, while findings are listed; at most
+   * MAX_MALFORMED_REPORTS are kept, as no more can be listed.
    */
   readonly #ampersands: { offset: number; at: XmlPosition }[] = [];
-  /** A `<`, `>` or quote has been given to saxes since the last bare `&` placed: the next one is in another text or value. */
-  #newValue = true;
   /** How far saxes had read when the start tag it is reading, or its last attribute, ended: the next attribute starts after. */
   #attributeFrom = 0;
   /** Of #ampersands, how many lie before that. */
   #ampersandsSeen = 0;
-  /** Where the first bare `&` of each attribute of that tag holding one stands, by its name as written. */
-  readonly #attributeAmpersands = new Map<string, XmlPosition>();
+  /** Where the bare `&`s of each attribute of that tag holding any stand, by its name as written. */
+  readonly #attributeAmpersands = new Map<string, XmlPosition[]>();
   /** Input held back (UNDECIDED_AMPERSAND), as it came: a long reference cut small is not joined again on every write. */
   readonly #held: string[] = [];
   /** Characters given to saxes, and where in them a U+FFFF stands for the document's own U+FDD0 (OWN_MARK_CHAR). */
@@ -185,7 +180,6 @@ export class SaxesBridge {
     this.#forgotten = handOver.forgotten;
     this.#xml11 = handOver.xml11;
     this.#ending = handOver.ending;
-    this.#disallowedReports = handOver.disallowedReports;
     const saxes = new FastSaxesParser();
     this.#saxes = saxes;
     // Where the tag's `<` is: saxes has read its name and the character after it, which may be a line end
@@ -199,13 +193,18 @@ export class SaxesBridge {
       else if (saxes.line - 1 === this.#textLine) this.#openingAt = this.#positionAt(this.#textLine, this.#textColumn + saxes.position - tag.name.length - 2 - this.#textOffset);
       else this.#openingAt = undefined;
     });
-    // Told as each attribute ends: its first bare `&` is the first placed since the attribute before it ended.
+    // Told as each attribute ends: its bare `&`s are those placed since the attribute before it ended.
     saxes.on('attribute', (attribute) => {
       const ampersands = this.#ampersands;
       // The attributes come in order: the search goes on from where the one before left it, so a tag of many stays linear.
       while (this.#ampersandsSeen < ampersands.length && (ampersands[this.#ampersandsSeen] as { offset: number }).offset < this.#attributeFrom) this.#ampersandsSeen++;
-      const first = ampersands[this.#ampersandsSeen];
-      if (first !== undefined && attribute.value.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#attributeAmpersands.set(attribute.name, first.at);
+      if (attribute.value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
+        const places: XmlPosition[] = [];
+        for (; this.#ampersandsSeen < ampersands.length && (ampersands[this.#ampersandsSeen] as { offset: number }).offset < saxes.position; this.#ampersandsSeen++) {
+          places.push((ampersands[this.#ampersandsSeen] as { at: XmlPosition }).at);
+        }
+        this.#attributeAmpersands.set(attribute.name, places);
+      }
       this.#attributeFrom = saxes.position;
     });
     saxes.on('opentag', (tag: SaxesTagNS) => this.#openTag(tag));
@@ -230,9 +229,9 @@ export class SaxesBridge {
       this.#textTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
       if (this.#priming || this.#depth - this.#forgotten > MAX_DEPTH) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-        // Where the fast path puts it: at the `&` (its text is decoded here, so it was placed as it was written, #writePlacing).
-        const first = this.#ampersands.find((ampersand) => ampersand.offset >= this.#textOffset);
-        events.malformed(`"&" that starts no entity reference (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, first?.at ?? this.#position());
+        // Where the fast path puts each: at the `&` (its text is decoded here, so each was placed as it was written, #writePlacing).
+        const places = this.#ampersands.filter((ampersand) => ampersand.offset >= this.#textOffset).map((ampersand) => ampersand.at);
+        this.#reportBareAmpersands(text, places, '');
       }
       if (events.capturing) events.text(this.#unmarked(text));
     });
@@ -307,19 +306,20 @@ export class SaxesBridge {
         this.#writePlacing(marked, 0, marked.length);
         return;
       }
-      // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it.
+      // As on the fast path: read as U+FFFD and reported where it stands, once saxes has read all before it; past the findings listed, counted.
       let from = 0;
       DISALLOWED_CHARS.lastIndex = 0;
       for (let match = DISALLOWED_CHARS.exec(text); match !== null; match = DISALLOWED_CHARS.exec(text)) {
         if (match.index > from) this.#writePlacing(marked, from, match.index);
         from = match.index;
-        if (this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS) {
-          this.#disallowedReports++;
-          this.#events.malformed(disallowedCharMessage(text, match.index), this.writtenTo());
-          if (this.#events.stopped) {
-            this.#stopped = true;
-            return;
-          }
+        if (!this.#events.listing) {
+          this.#events.unlisted(1 + countDisallowedChars(text, match.index + match[0].length));
+          break;
+        }
+        this.#events.malformed(disallowedCharMessage(text, match.index), this.writtenTo());
+        if (this.#events.stopped) {
+          this.#stopped = true;
+          return;
         }
       }
       this.#writePlacing(marked, from, marked.length);
@@ -366,15 +366,28 @@ export class SaxesBridge {
     const attributes: XmlAttribute[] = [];
     for (const attribute of Object.values(tag.attributes)) {
       let value = attribute.value;
-      if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) {
-        events.malformed(`"&" that starts no entity reference in an attribute (${this.#unmarked(clipAround(value, BARE_AMPERSAND_MARK))}); read literally, write &amp;`, this.#attributeAmpersands.get(attribute.name) ?? this.position());
-      }
+      if (value.indexOf(BARE_AMPERSAND_MARK) !== -1) this.#reportBareAmpersands(value, this.#attributeAmpersands.get(attribute.name) ?? [], ' in an attribute');
       value = this.#unmarked(value);
       if (attribute.prefix === 'xmlns' || (attribute.prefix === '' && attribute.local === 'xmlns')) continue;
       attributes.push({ ns: this.#namespace(this.#unmarked(attribute.uri), attribute.prefix), local: attribute.local, value });
     }
     events.open(this.#namespace(this.#unmarked(tag.uri), tag.prefix), tag.local, attributes);
     this.#tagAt = undefined;
+  }
+
+  /** Each bare `&` (a mark) in `text` as saxes read it, at its place in `places` (in order); past the findings listed, counted. */
+  #reportBareAmpersands(text: string, places: readonly XmlPosition[], where: string): void {
+    const events = this.#events;
+    let k = 0;
+    for (let mark = text.indexOf(BARE_AMPERSAND_MARK); mark !== -1; mark = text.indexOf(BARE_AMPERSAND_MARK, mark + 1), k++) {
+      if (!events.listing) {
+        let rest = 0;
+        for (; mark !== -1; mark = text.indexOf(BARE_AMPERSAND_MARK, mark + 1)) rest++;
+        events.unlisted(rest);
+        return;
+      }
+      events.malformed(`"&" that starts no entity reference${where} (${this.#unmarked(clipAround(text, BARE_AMPERSAND_MARK, mark))}); read literally, write &amp;`, places[k] ?? this.position());
+    }
   }
 
   #error(error: Error): void {
@@ -394,6 +407,10 @@ export class SaxesBridge {
     if (error.message.endsWith(SAXES_MESSAGES.unexpectedCloseTag) || error.message.includes(SAXES_MESSAGES.unclosedTag)) {
       if (saxes.position === this.#unexpectedCloseAt) return;
       this.#unexpectedCloseAt = saxes.position;
+    }
+    if (!events.listing) {
+      events.unlisted(1);
+      return;
     }
     // saxes says it where the text happens to end (a `<` or the end of a write): placed at the text's start, as the fast path places its findings in a text.
     const position = error.message.endsWith(SAXES_MESSAGES.textOutsideRoot) ? this.#positionAt(this.#textLine, this.#textColumn) : this.#position();
@@ -441,24 +458,17 @@ export class SaxesBridge {
   };
 
   /**
-   * Gives saxes `marked` from `from` to `to`, cut at a bare `&` (BARE_AMPERSAND_MARK) that may be the
-   * first since markup last ended: written up to it, its place is where saxes has got to. Only a `>`
-   * ends markup, so one after another in the same stretch needs no cut.
+   * Gives saxes `marked` from `from` to `to`, cut at each bare `&` (BARE_AMPERSAND_MARK): written up
+   * to it, its place is where saxes has got to. Only while findings are listed, and no more than can
+   * be listed between two pieces of markup: past that a place would never be told.
    */
   #writePlacing(marked: string, from: number, to: number): void {
-    // A markup character or quote was looked for up to here.
-    let scanned = from;
     for (let mark = marked.indexOf(BARE_AMPERSAND_MARK, from); mark !== -1 && mark < to; mark = marked.indexOf(BARE_AMPERSAND_MARK, mark + 1)) {
-      if (!this.#newValue) this.#newValue = hasMarkupOrQuote(marked, scanned, mark);
-      scanned = mark;
-      // One is placed for each text or value: a later one with no markup or quote since is in the same.
-      if (!this.#newValue) continue;
+      if (!this.#events.listing || this.#ampersands.length >= MAX_MALFORMED_REPORTS) break;
       this.#toSaxes(marked.slice(from, mark));
       from = mark;
       this.#ampersands.push({ offset: this.#saxes.position, at: this.writtenTo() });
-      this.#newValue = false;
     }
-    if (!this.#newValue) this.#newValue = hasMarkupOrQuote(marked, scanned, to);
     this.#toSaxes(marked.slice(from, to));
   }
 

@@ -10,10 +10,10 @@
  * still open, and saxes reports the error (or accepts what the fast path merely did not cover).
  * So the events are those of a conforming parser on every input; the differential test proves it.
  */
-import { Char, DISALLOWED_CHARS, disallowedCharMessage, indexOrLength, isNameChar, isNameStart, isSpace, matchesAt, MAX_DISALLOWED_CHAR_REPORTS, mayHoldDisallowedChar, normalizeNewlines } from './chars.ts';
-import { bareAmpersand, clipAround, decodeEntities, decodeEntitiesLeniently, attributeValueOnSight } from './entities.ts';
+import { Char, countDisallowedChars, DISALLOWED_CHARS, disallowedCharMessage, indexOrLength, isNameChar, isNameStart, isSpace, matchesAt, mayHoldDisallowedChar, normalizeNewlines } from './chars.ts';
+import { bareAmpersand, clipAround, countBareAmpersands, decodeEntities, decodeEntitiesLeniently, attributeValueOnSight } from './entities.ts';
 import { AwaitedInput, MAX_AWAITED_ENTRY_CHARS, MIN_AWAITED_TOKEN_CHARS } from './awaiting.ts';
-import { MAX_DEPTH, MAX_TOKEN_CHARS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
+import { MAX_DEPTH, MAX_MALFORMED_REPORTS, MAX_TOKEN_CHARS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
 import { KNOWN_NAMESPACES, lookup, type OpenElement, resolveName, ROOT_SCOPE, type Scope, unboundPrefixMessage, assumedNamespace, type XmlAttribute, type XmlName, XML_NS, XMLNS_NS } from './names.ts';
 import { LineCounter, positionIn, type XmlPosition } from './positions.ts';
 import { SaxesBridge, XML_1_1_DECL } from './saxes-bridge.ts';
@@ -114,7 +114,6 @@ export class XmlTokenizer {
   #nextBracket = -1;
   /** Characters written to the fast path so far. */
   #written = 0;
-  #disallowedReports = 0;
 
   constructor(events: XmlEvents) {
     this.#events = events;
@@ -137,20 +136,29 @@ export class XmlTokenizer {
       return;
     }
     const clean = chunk.replace(DISALLOWED_CHARS, '\uFFFD');
-    if (clean === chunk || this.#disallowedReports >= MAX_DISALLOWED_CHAR_REPORTS) {
+    if (clean === chunk) {
+      this.#write(clean);
+      return;
+    }
+    // Past the findings listed, each is counted, all at once: placing each would cost as much as the chunk.
+    if (!this.#events.listing) {
+      this.#events.unlisted(countDisallowedChars(chunk, 0));
       this.#write(clean);
       return;
     }
     // Written in pieces, each report made once all before it is written: the findings come in the same order however the input was cut.
     let from = 0;
     DISALLOWED_CHARS.lastIndex = 0;
-    for (let match = DISALLOWED_CHARS.exec(chunk); match !== null && this.#disallowedReports < MAX_DISALLOWED_CHAR_REPORTS; match = DISALLOWED_CHARS.exec(chunk)) {
+    for (let match = DISALLOWED_CHARS.exec(chunk); match !== null; match = DISALLOWED_CHARS.exec(chunk)) {
       if (match.index > from) this.#write(clean.slice(from, match.index));
       from = match.index;
       this.#readKept();
       if (this.#now() === Mode.Stopped) return;
       if (this.#now() === Mode.Saxes) break;
-      this.#disallowedReports++;
+      if (!this.#events.listing) {
+        this.#events.unlisted(1 + countDisallowedChars(chunk, match.index + match[0].length));
+        break;
+      }
       this.#events.malformed(disallowedCharMessage(chunk, match.index), this.#positionAhead());
     }
     if (this.#now() === Mode.Saxes) this.#toBridge(chunk.slice(from));
@@ -357,10 +365,8 @@ export class XmlTokenizer {
       const decoded = decodeEntities(text);
       if (decoded === undefined) {
         // The commonest breakage in the wild: a bare `&` in a URL. Read it literally and go on.
-        // Placed at the `&` from the text's start: its line ends are the document's, one LF for each.
-        const bare = bareAmpersand(text);
-        const at = positionIn(text, bare, pendingAt ?? this.#positionAt(this.#bufferOffset + start));
-        this.#events.malformed(`"&" that starts no entity reference (${clipAround(text, '&', bare)}); read literally, write &amp;`, at);
+        // Each placed at the `&` from the text's start: its line ends are the document's, one LF for each.
+        this.#reportBareAmpersands(text, pendingAt ?? this.#positionAt(this.#bufferOffset + start));
         text = decodeEntitiesLeniently(text);
       } else {
         text = decoded;
@@ -369,6 +375,23 @@ export class XmlTokenizer {
     this.#noteText(text);
     if (this.#events.capturing) this.#events.text(text);
     return true;
+  }
+
+  /** Each `&` of a text (line ends normalized) that starts no reference, the text starting at `start`; past the findings listed, counted. */
+  #reportBareAmpersands(text: string, start: XmlPosition): void {
+    const events = this.#events;
+    let place = start;
+    let from = 0;
+    for (let bare = bareAmpersand(text); bare !== -1; bare = bareAmpersand(text, bare + 1)) {
+      if (!events.listing) {
+        events.unlisted(countBareAmpersands(text, bare));
+        return;
+      }
+      // Each placed from the one before, so a text of many stays linear.
+      place = positionIn(text.slice(from, bare), bare - from, place);
+      from = bare;
+      events.malformed(`"&" that starts no entity reference (${clipAround(text, '&', bare)}); read literally, write &amp;`, place);
+    }
   }
 
   /** The buffer's text from `start` to `end` holds no `&`, CR or `]`: it is its own value and well-formed. */
@@ -428,8 +451,10 @@ export class XmlTokenizer {
     }
     let attributes: { qname: string; value: string }[] | undefined;
     let qnames: Set<string> | undefined;
-    /** Each bare `&`'s message, and where it stands in the buffer. */
-    let bareAmpersands: { message: string; at: number }[] | undefined;
+    /** Each bare `&`: its attribute's value (whitespace made spaces), where it is in that value, and where it stands in the buffer. */
+    let bareAmpersands: { value: string; bare: number; at: number }[] | undefined;
+    /** Those past the most that can be listed: only counted. */
+    let moreBareAmpersands = 0;
     let selfClosing = false;
     for (;;) {
       const afterName = i;
@@ -469,10 +494,12 @@ export class XmlTokenizer {
         const decoded = decodeEntities(value);
         if (decoded === undefined) {
           // Said once the tag is whole: a tag cut by a chunk end is read again, and would say it again.
-          const bare = bareAmpersand(value);
-          // Whitespace made spaces keeps its length but for a CRLF (one space): the raw value tells where the `&` is.
-          const at = i + 1 + bareAmpersand(buffer.slice(i + 1, close));
-          (bareAmpersands ??= []).push({ message: `"&" that starts no entity reference in an attribute (${clipAround(value, '&', bare)}); read literally, write &amp;`, at });
+          // Whitespace made spaces keeps its length but for a CRLF (one space): the raw value tells where each `&` is, the nth there the nth in the value.
+          const raw = buffer.slice(i + 1, close);
+          for (let bare = bareAmpersand(value), rawBare = bareAmpersand(raw); bare !== -1; bare = bareAmpersand(value, bare + 1), rawBare = bareAmpersand(raw, rawBare + 1)) {
+            if ((bareAmpersands ??= []).length < MAX_MALFORMED_REPORTS) bareAmpersands.push({ value, bare, at: i + 1 + rawBare });
+            else moreBareAmpersands++;
+          }
           value = decodeEntitiesLeniently(value);
         } else {
           value = decoded;
@@ -532,11 +559,17 @@ export class XmlTokenizer {
       // Each placed from the one before, so a tag of many stays linear.
       let from = lt;
       let place = this.position();
-      for (const { message, at } of bareAmpersands) {
+      let unlisted = moreBareAmpersands;
+      for (const [k, { value, bare, at }] of bareAmpersands.entries()) {
+        if (!events.listing) {
+          unlisted += bareAmpersands.length - k;
+          break;
+        }
         place = positionIn(buffer.slice(from, at), at - from, place);
         from = at;
-        events.malformed(message, place);
+        events.malformed(`"&" that starts no entity reference in an attribute (${clipAround(value, '&', bare)}); read literally, write &amp;`, place);
       }
+      if (unlisted > 0) events.unlisted(unlisted);
     }
     events.open(element.ns, element.local, resolved);
     if (selfClosing) {
@@ -1028,7 +1061,7 @@ export class XmlTokenizer {
           : this.#doctypeSeen
             ? '<!DOCTYPE r>'
             : '<!---->';
-    const bridge = new SaxesBridge(this.#events, { origin, primed: priming.length, forgotten: replayed.length, xml11, ending: this.#ending, disallowedReports: this.#disallowedReports });
+    const bridge = new SaxesBridge(this.#events, { origin, primed: priming.length, forgotten: replayed.length, xml11, ending: this.#ending });
     this.#bridge = bridge;
     this.#mode = Mode.Saxes;
     if (this.#stack.length + replayed.length > MAX_PARSED_DEPTH) {

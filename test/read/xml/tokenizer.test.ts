@@ -21,6 +21,7 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
   const assembler = new SitemapAssembler({
     base: undefined,
     report: (diagnostic) => assert.fail(`unexpected finding: ${diagnostic.rule} ${diagnostic.message}`),
+    count: (rule) => assert.fail(`unexpected finding: ${rule}`),
     position: () => tokenizer.position(),
     source: () => undefined,
     emit: (entry) => entries.push(entry),
@@ -50,6 +51,10 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
       return taken;
     },
     malformed: (message, position) => assembler.malformed(message, position),
+    get listing() {
+      return assembler.listing;
+    },
+    unlisted: (count) => assembler.unlisted(count),
     doctype: (position) => assembler.doctype(position),
     get endedEntries() {
       return assembler.endedEntries;
@@ -247,6 +252,8 @@ describe('stopping', () => {
       malformed: () => {
         malformed++;
       },
+      listing: true,
+      unlisted: () => assert.fail('every finding is listed'),
       doctype: () => undefined,
       endedEntries: 0,
       forgetEndedEntries: () => undefined,
