@@ -18,7 +18,7 @@ export type DiagnosticLevel = 'error' | 'warn' | 'info';
 export type DiagnosticSink = (diagnostic: Diagnostic) => void;
 
 /**
- * The PROTOCOL.md rules a finding can be about. R24, R26, R28 and R29 are how the writer and discovery
+ * The protocol rules (docs/rules.md) a finding can be about. R24, R26, R28 and R29 are how the writer and discovery
  * behave, not faults found in a file, and R39–R45 (legacy extensions, IndexNow) are not checked yet.
  */
 export type ProtocolRuleId =

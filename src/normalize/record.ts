@@ -1,7 +1,7 @@
 /**
  * Record normalization: loose input (JSON Lines, CSV, API objects) → a SitemapRecord whose every
  * value is the exact text to write. A bad record never reaches the output: it is dropped with a
- * diagnostic, and a bad optional field is dropped while its URL stays (PROTOCOL.md rules cited).
+ * diagnostic, and a bad optional field is dropped while its URL stays (rules cited by id, docs/rules.md).
  */
 import { excerpt, type Diagnostic, type DiagnosticLevel, type RuleId } from '../model/diagnostic.ts';
 import type {

@@ -1,4 +1,4 @@
-/** Protocol limits (PROTOCOL.md), enforced when writing and when reading. */
+/** Protocol limits (docs/rules.md), enforced when writing and when reading. */
 
 /** R15, R20: entries per sitemap or index file. */
 export const MAX_URLS_PER_SITEMAP = 50_000;

@@ -1,5 +1,5 @@
 /**
- * `validateSitemap`: the parser's structural findings plus every PROTOCOL.md rule that can be
+ * `validateSitemap`: the parser's structural findings plus every protocol rule (docs/rules.md) that can be
  * checked on one file: values (R8–R14, R34–R38, through the writer's own normalizer, so writer and
  * validator share one rulebook), counts (R15, R20, R37), duplicates (R25) and, when the file's URL
  * is known, scope (R16, R17, R21). A file is valid when no finding is an error.

@@ -1,6 +1,6 @@
 /**
  * Schema validation with the official XSDs shipped in `schemas/` (xmllint compiled to wasm: no
- * system tools). XSD checks alone miss much of the protocol (PROTOCOL.md: R1, R3, R8, R10, R11…),
+ * system tools). XSD checks alone miss much of the protocol (docs/rules.md: R1, R3, R8, R10, R11…),
  * so they run beside the rule checks, never instead of them.
  */
 import { readFile } from 'node:fs/promises';

@@ -15,7 +15,7 @@ describe('W3C Datetime (R11)', () => {
     for (const [text, form] of Object.entries(forms)) assert.equal(parseW3cDatetime(text)?.form, form, text);
   });
 
-  test('refuses the invalid examples of PROTOCOL.md and other near misses', () => {
+  test('refuses the invalid examples of the protocol rules and other near misses', () => {
     for (const text of ['2005-13-01', '2005-02-29', '2005-1-1', '20050101', '2005-01-01 10:00:00', '01/02/2005', 'Mon, 03 Jan 2005 10:00:00 GMT', '2005-01-01T10:00:00+0100', '', '2005-01-01T10:00:00', '2005-01-01T24:00:00Z', '2005-01-01T10:60Z', '2005-04-31', '2005-01-01T10:00:00.Z', '2005-01-01T10:00:00+15:00', '2005-01-01Z']) {
       assert.equal(parseW3cDatetime(text), undefined, text);
     }
