@@ -4,7 +4,7 @@
  * content images, title and the content fingerprint.
  */
 import { Parser } from 'htmlparser2';
-import { ContentFingerprint, type FingerprintRules } from './fingerprint.ts';
+import { fingerprintHtml, type ContentHash, type FingerprintRules } from './fingerprint.ts';
 
 export interface PageRobots {
   /** `noindex` or `none` in `<meta name="robots">` or `<meta name="googlebot">`. */
@@ -32,6 +32,23 @@ export interface PageFacts {
 export interface ReadPageOptions extends FingerprintRules {
   /** At most this many images are kept (the image extension allows 1,000 a URL). @default 1000 */
   maxImages?: number;
+  /** Read the body's images. Without them the parser stops where the body starts (the fingerprint reads the whole page apart). @default true */
+  images?: boolean;
+  /** The hash of the fingerprint's content. @default hash128 */
+  hash?: ContentHash;
+}
+
+/** Elements that belong in `<head>`; any other starts the body. */
+const HEAD_ELEMENTS = new Set(['html', 'head', 'title', 'meta', 'link', 'base', 'script', 'style', 'noscript', 'template']);
+/** A robots meta in the body (misplaced, but crawlers read it): the body is read too. */
+const ROBOTS_META = /^<meta\b[^>]*\b(?:robots|googlebot)\b/i;
+
+/** Whether a `<meta>` naming robots or googlebot stands after `at`: found by `indexOf`, far cheaper than a case-blind regex over the body. */
+function robotsMetaAfter(html: string, at: number): boolean {
+  for (const open of ['<meta', '<META', '<Meta']) {
+    for (let i = html.indexOf(open, at); i !== -1; i = html.indexOf(open, i + 5)) if (ROBOTS_META.test(html.slice(i, i + 400))) return true;
+  }
+  return false;
 }
 
 /** Elements whose images are site chrome (logos, icons), unless inside `<main>` or `<article>`. */
@@ -80,23 +97,22 @@ export function largestInSrcset(srcset: string): string | undefined {
   return best;
 }
 
-/**
- * Reads a page given in pieces (`write`, then `end`). `pageUrl` resolves relative URLs when the page
- * has no `<base href>`. Images are `<img>`s (the largest srcset candidate, else `src`, else a lazy
- * loader's `data-src`), minus `data:` URIs, 1×1 tracking pixels and those in `<nav>`, or in
- * `<header>`/`<footer>` outside `<main>`/`<article>`.
- */
-export class PageReader {
+/** The parser's side of `readPage`: the facts from the elements as they open and close. */
+class PageReader {
   readonly #parser: Parser;
-  readonly #fingerprint: ContentFingerprint;
   readonly #pageUrl: string;
+  /** Read the whole page: images are wanted, or a robots meta stands in the body. */
+  #whole: boolean;
+  readonly #wantImages: boolean;
+  /** Where the parser stopped, at the body's first element, when images are not read. */
+  stoppedAt: number | undefined;
   readonly #maxImages: number;
   #base: string | undefined;
   #robots: PageRobots = { noindex: false, nofollow: false };
   #canonical: string | undefined;
   #refresh: { delay: number; url?: string } | undefined;
   readonly #alternates: Array<{ hreflang: string; href: string }> = [];
-  readonly #images: string[] = [];
+  readonly #sources: string[] = [];
   #title: string | undefined;
   #titleText: string | undefined;
   #inBody = 0;
@@ -110,13 +126,13 @@ export class PageReader {
   constructor(pageUrl: string, options: ReadPageOptions = {}) {
     this.#pageUrl = pageUrl;
     this.#maxImages = options.maxImages ?? 1000;
-    this.#fingerprint = new ContentFingerprint(options);
+    this.#wantImages = options.images ?? true;
+    this.#whole = this.#wantImages;
     this.#parser = new Parser(
       {
         onopentag: (name, attributes) => this.#open(name, attributes),
         onclosetag: (name) => this.#close(name),
         ontext: (data) => {
-          this.#fingerprint.text(data);
           if (this.#titleText !== undefined) this.#titleText += data;
         },
       },
@@ -124,13 +140,19 @@ export class PageReader {
     );
   }
 
-  write(chunk: string): void {
-    this.#parser.write(chunk);
+  /** Reads the page; with images off, stops at the body's first element unless the rest holds a robots meta. */
+  read(html: string): void {
+    this.#parser.write(html);
+    if (this.stoppedAt !== undefined && robotsMetaAfter(html, this.stoppedAt)) {
+      this.stoppedAt = undefined;
+      this.#whole = true;
+      this.#parser.resume();
+    }
+    if (this.stoppedAt === undefined) this.#parser.end();
   }
 
-  end(): PageFacts {
-    this.#parser.end();
-    const facts: PageFacts = { robots: this.#robots, alternates: [], images: [], fingerprint: this.#fingerprint.digest() };
+  facts(fingerprint: string): PageFacts {
+    const facts: PageFacts = { robots: this.#robots, alternates: [], images: [], fingerprint };
     const base = this.#resolve(this.#base) ?? this.#pageUrl;
     const absolute = (href: string): string | undefined => {
       try {
@@ -153,7 +175,7 @@ export class PageReader {
       facts.alternates.push({ hreflang, href: url });
     }
     const seen = new Set<string>();
-    for (const src of this.#images) {
+    for (const src of this.#sources) {
       const url = absolute(src);
       if (url === undefined || !/^https?:/.test(url) || seen.has(url)) continue;
       seen.add(url);
@@ -175,7 +197,11 @@ export class PageReader {
   }
 
   #open(tag: string, a: Record<string, string>): void {
-    this.#fingerprint.open(tag, a);
+    if (!this.#whole && !HEAD_ELEMENTS.has(tag)) {
+      this.stoppedAt = this.#parser.startIndex;
+      this.#parser.pause();
+      return;
+    }
     let counted = true;
     switch (tag) {
       case 'body':
@@ -216,7 +242,6 @@ export class PageReader {
   }
 
   #close(tag: string): void {
-    this.#fingerprint.close(tag);
     if (tag === 'title' && this.#titleText !== undefined) {
       this.#title = this.#titleText.replace(/[\t\n\f\r ]+/g, ' ').trim();
       this.#titleText = undefined;
@@ -264,18 +289,23 @@ export class PageReader {
   }
 
   #image(a: Record<string, string>): void {
-    if (this.#nav > 0 || this.#chrome > 0) return;
+    if (!this.#wantImages || this.#nav > 0 || this.#chrome > 0) return;
     if (a['width']?.trim() === '1' && a['height']?.trim() === '1') return;
     const candidates = [a['srcset'] === undefined ? undefined : largestInSrcset(a['srcset']), a['src'], a['data-src'], a['data-lazy-src']];
     const src = candidates.map((c) => c?.trim()).find((c) => c !== undefined && c !== '' && !/^data:/i.test(c));
     // Kept to a bound before the duplicates go: a page of a million <img>s costs no more than the cap.
-    if (src !== undefined && this.#images.length < 4 * this.#maxImages) this.#images.push(src);
+    if (src !== undefined && this.#sources.length < 4 * this.#maxImages) this.#sources.push(src);
   }
 }
 
-/** The facts of a whole page. */
+/**
+ * The facts of a page. `pageUrl` resolves relative URLs when the page has no `<base href>`. Images
+ * are `<img>`s (the largest srcset candidate, else `src`, else a lazy loader's `data-src`), minus
+ * `data:` URIs, 1×1 tracking pixels and those in `<nav>`, or in `<header>`/`<footer>` outside
+ * `<main>`/`<article>`.
+ */
 export function readPage(html: string, pageUrl: string, options: ReadPageOptions = {}): PageFacts {
   const reader = new PageReader(pageUrl, options);
-  reader.write(html);
-  return reader.end();
+  reader.read(html);
+  return reader.facts(fingerprintHtml(html, options, options.hash));
 }

@@ -1,88 +1,24 @@
 /**
  * A built static site (Astro, Hugo, Jekyll, Next export, Docusaurus, VitePress, Gatsby output) as
- * source records: every file walked in path order with a verdict, each page read with the html room's
- * page reader, a bounded number of files open at once.
+ * source records: every file walked in path order with its verdict (site-judge.ts), pages read and
+ * fingerprinted in worker threads, one file at a time each, so a few files are open at once whatever
+ * the folder's size, and results handed on in walk order.
  */
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { opendir, readFile, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
-import { SitemapError } from '../errors.ts';
-import { PageReader } from '../html/page.ts';
-import { parseSelectors, type Compound } from '../html/selector.ts';
-import type { AlternateRecord, SitemapRecordInput } from '../model/record.ts';
-import type { SourceRecord } from '../model/pipeline.ts';
-import { isErrorPage, isHtmlPath, samePage, urlOfPath, type TrailingSlash } from './site-url.ts';
+import { Worker } from 'node:worker_threads';
+import { SitemapError, type SitemapErrorCode } from '../errors.ts';
+import { checkFolderOptions, makeJudge, unreadable, type FileVerdict, type SiteFolderOptions } from './site-judge.ts';
 
-export interface SiteFolderOptions {
-  /** The folder the site was built into. */
-  root: string;
-  /** Public URL of the folder's root, e.g. `https://example.com/` (a path is kept: `https://example.com/docs/`). */
-  baseUrl: string;
-  /** `x.html` is served as `x`. @default false */
-  cleanUrls?: boolean;
-  /** @default 'preserve' */
-  trailingSlash?: TrailingSlash;
-  /** Put `<link rel="alternate" hreflang>` into the record's `alternates`. @default false */
-  alternates?: boolean;
-  /** Put content images into the record's `images`. @default false */
-  images?: boolean;
-  /** Globs (picomatch, on `/`-separated paths relative to the folder): only matching files are listed, when any is given. */
-  include?: readonly string[];
-  /** Globs: matching files are not listed. */
-  exclude?: readonly string[];
-  /** Other file types listed as URLs, by extension (`pdf`); their fingerprint is their bytes' SHA-1. */
-  includeTypes?: readonly string[];
-  /** Elements the fingerprint leaves out (`--ignore-selector`, the subset `parseSelectors` reads). */
-  ignoreSelectors?: readonly string[];
-  /** Regexes whose matches the fingerprint leaves out of the page's text (`--ignore-pattern`). */
-  ignorePatterns?: readonly string[];
-  /** Files read at once. @default 32 */
-  concurrency?: number;
-}
+export { VERDICTS, type FileVerdict, type SiteFolderOptions, type Verdict } from './site-judge.ts';
 
-export const VERDICTS = ['listed', 'noindex', 'canonical-elsewhere', 'redirect', 'error-page', 'excluded', 'not-a-page'] as const;
-export type Verdict = (typeof VERDICTS)[number];
+/** Paths sent to a worker at once: a message per page would cost more than many a page. */
+const BATCH = 64;
+/** Batches waiting or being read, per worker: enough that none idles, few enough that memory stays flat. */
+const IN_FLIGHT = 3;
 
-/** What became of one file of the folder. */
-export interface FileVerdict {
-  /** Relative to the folder, `/`-separated. */
-  path: string;
-  /** The URL the file is served at (listed: the URL written, the page's canonical when it is another spelling of it). */
-  url?: string;
-  verdict: Verdict;
-  reason?: string;
-  /** For a listed file: what goes to the writer. */
-  record?: SourceRecord;
-}
-
-/** The options checked and compiled: bad globs, selectors, patterns and types are one sentence each, before any file is read. */
-function compile(options: SiteFolderOptions) {
-  const globs = (flag: string, list: readonly string[] | undefined) =>
-    (list ?? []).map((glob) => {
-      if (glob.trim() === '') throw new SitemapError('SM_BAD_OPTION', `${flag} "" is empty: give a glob such as "blog/**"`);
-      return { glob, test: picomatch(glob, { dot: true }) };
-    });
-  const patterns = (options.ignorePatterns ?? []).map((source) => {
-    try {
-      return new RegExp(source, 'gu');
-    } catch (cause) {
-      throw new SitemapError('SM_BAD_OPTION', `--ignore-pattern "${source}" is not a valid regular expression (${(cause as Error).message})`, { cause });
-    }
-  });
-  const selectors: Compound[] = (options.ignoreSelectors ?? []).flatMap(parseSelectors);
-  const types = new Set(
-    (options.includeTypes ?? []).map((type) => {
-      const ext = type.replace(/^\./, '').toLowerCase();
-      if (!/^[a-z0-9]+$/.test(ext)) throw new SitemapError('SM_BAD_OPTION', `--include-type "${type}" is not a file extension (give one like pdf)`);
-      return ext;
-    }),
-  );
-  const concurrency = options.concurrency ?? 32;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) throw new SitemapError('SM_BAD_OPTION', `concurrency ${concurrency} must be a whole number from 1 to 1024`);
-  return { include: globs('--include', options.include), exclude: globs('--exclude', options.exclude), patterns, selectors, types, concurrency };
-}
+type Reply = { seq: number; verdicts: FileVerdict[] } | { seq: number; error: { code: SitemapErrorCode; message: string } };
 
 /**
  * Every file of the folder, in path order (segment by segment, by code unit), with its verdict.
@@ -92,62 +28,89 @@ function compile(options: SiteFolderOptions) {
  * read as removed).
  */
 export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerator<FileVerdict> {
-  const rules = compile(options);
-  const policy = { siteUrl: options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`, cleanUrls: options.cleanUrls ?? false, trailingSlash: options.trailingSlash ?? 'preserve' };
-  const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns };
-  const decoder = new TextDecoder();
+  checkFolderOptions(options);
+  const workers = options.workers ?? Math.max(1, Math.min(4, availableParallelism()));
   let listed = 0;
-
-  const judge = async (path: string): Promise<FileVerdict> => {
-    if (isErrorPage(path)) return { path, verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' };
-    const html = isHtmlPath(path);
-    const ext = /\.([^./]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
-    if (!html && !rules.types.has(ext)) return { path, verdict: 'not-a-page' };
-    if (rules.include.length > 0 && !rules.include.some((g) => g.test(path))) return { path, verdict: 'excluded', reason: 'matched by no --include' };
-    const excludedBy = rules.exclude.find((g) => g.test(path));
-    if (excludedBy !== undefined) return { path, verdict: 'excluded', reason: `matched by --exclude "${excludedBy.glob}"` };
-    const url = urlOfPath(path, policy);
-    const file = join(options.root, path);
-    if (!html) return { path, url, verdict: 'listed', record: { line: 0, record: { loc: url }, path, fingerprint: await sha1Of(file, path, options.root) } };
-    const reader = new PageReader(url, pageOptions);
-    reader.write(decoder.decode(await readPage(file, path, options.root)));
-    const facts = reader.end();
-    if (facts.refresh?.url !== undefined && !samePage(facts.refresh.url, url)) return { path, url, verdict: 'redirect', reason: `meta refresh to ${facts.refresh.url}` };
-    if (facts.robots.noindex) return { path, url, verdict: 'noindex', reason: 'robots meta says noindex' };
-    let loc = url;
-    if (facts.canonical !== undefined && facts.canonical !== url) {
-      if (!samePage(facts.canonical, url)) return { path, url, verdict: 'canonical-elsewhere', reason: `canonical is ${facts.canonical}` };
-      loc = facts.canonical;
-    }
-    const record: SitemapRecordInput = { loc };
-    if (options.alternates === true && facts.alternates.length > 0) record.alternates = facts.alternates satisfies AlternateRecord[];
-    if (options.images === true && facts.images.length > 0) record.images = facts.images.map((src) => ({ loc: src }));
-    const verdict: FileVerdict = { path, url: loc, verdict: 'listed', record: { line: 0, record, path, fingerprint: facts.fingerprint } };
-    if (loc !== url) verdict.reason = `its canonical, another spelling of ${url}`;
-    return verdict;
-  };
-
-  // In walk order, at most `concurrency` files being read; a failure is held until its turn, then thrown.
-  const queue: Array<Promise<FileVerdict>> = [];
-  const take = async (): Promise<FileVerdict> => {
-    const verdict = await (queue.shift() as Promise<FileVerdict>);
+  const number = (verdict: FileVerdict): FileVerdict => {
     if (verdict.record !== undefined) verdict.record.line = ++listed;
     return verdict;
   };
-  for await (const path of walk(options.root, '')) {
-    const pending = judge(path);
-    pending.catch(() => {});
-    queue.push(pending);
-    if (queue.length >= rules.concurrency) yield await take();
+  if (workers === 0) {
+    const judge = makeJudge(options);
+    for await (const path of walk(options.root, '')) yield number(judge(path));
+    return;
   }
-  while (queue.length > 0) yield await take();
+  const pool = new JudgePool(options, workers);
+  try {
+    const pending: Array<Promise<FileVerdict[]>> = [];
+    let batch: string[] = [];
+    for await (const path of walk(options.root, '')) {
+      batch.push(path);
+      if (batch.length < BATCH) continue;
+      pending.push(pool.judge(batch));
+      batch = [];
+      if (pending.length >= IN_FLIGHT * workers) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
+    }
+    if (batch.length > 0) pending.push(pool.judge(batch));
+    while (pending.length > 0) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
+  } finally {
+    await pool.close();
+  }
 }
 
-/** Files under `root/rel`, sorted by name in each folder, depth first; one folder handle open at a time. */
+/** Worker threads judging batches of paths; a batch goes to the worker with the fewest waiting. */
+class JudgePool {
+  readonly #workers: Array<{ worker: Worker; waiting: number }> = [];
+  readonly #replies = new Map<number, { resolve: (verdicts: FileVerdict[]) => void; reject: (error: Error) => void }>();
+  #seq = 0;
+  #failure: Error | undefined;
+
+  constructor(options: SiteFolderOptions, count: number) {
+    const entry = new URL(import.meta.url.endsWith('.ts') ? './site-worker.ts' : './site-worker.js', import.meta.url);
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(entry, { workerData: options });
+      const slot = { worker, waiting: 0 };
+      worker.on('message', (reply: Reply) => {
+        slot.waiting--;
+        const waiter = this.#replies.get(reply.seq);
+        this.#replies.delete(reply.seq);
+        if ('error' in reply) waiter?.reject(new SitemapError(reply.error.code, reply.error.message));
+        else waiter?.resolve(reply.verdicts);
+      });
+      worker.on('error', (error) => this.#fail(error));
+      this.#workers.push(slot);
+    }
+  }
+
+  judge(paths: string[]): Promise<FileVerdict[]> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    const seq = this.#seq++;
+    const slot = this.#workers.reduce((a, b) => (b.waiting < a.waiting ? b : a));
+    slot.waiting++;
+    const reply = new Promise<FileVerdict[]>((resolve, reject) => this.#replies.set(seq, { resolve, reject }));
+    // Held until its turn: a batch failing early must not be an unhandled rejection meanwhile.
+    reply.catch(() => {});
+    slot.worker.postMessage({ seq, paths });
+    return reply;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((slot) => slot.worker.terminate()));
+  }
+
+  #fail(error: Error): void {
+    this.#failure ??= error;
+    for (const waiter of this.#replies.values()) waiter.reject(error);
+    this.#replies.clear();
+  }
+}
+
+/** Files under `root/rel`, sorted by name in each folder, depth first; one folder listed at a time. */
 async function* walk(root: string, rel: string): AsyncGenerator<string> {
   const entries: Array<{ name: string; dir: boolean; link: boolean }> = [];
   try {
-    for await (const d of await opendir(join(root, rel), { bufferSize: 256 })) {
+    // readdir, not opendir: a folder's names are all kept to be sorted anyway, and opendir cost more a folder (bench/notes/site.md).
+    for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
       if (d.name.startsWith('.')) continue;
       if (d.isDirectory() || d.isFile() || d.isSymbolicLink()) entries.push({ name: d.name, dir: d.isDirectory(), link: d.isSymbolicLink() });
     }
@@ -170,28 +133,4 @@ async function isFile(path: string): Promise<boolean> {
     // A dangling link serves nothing.
     return false;
   }
-}
-
-async function readPage(file: string, path: string, root: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (cause) {
-    throw unreadable(`page "${path}" in folder "${root}"`, cause);
-  }
-}
-
-async function sha1Of(file: string, path: string, root: string): Promise<string> {
-  const hash = createHash('sha1');
-  try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 })) hash.update(chunk as Uint8Array);
-  } catch (cause) {
-    throw unreadable(`file "${path}" in folder "${root}"`, cause);
-  }
-  return hash.digest('hex');
-}
-
-function unreadable(what: string, cause: unknown): SitemapError {
-  const code = (cause as { code?: unknown }).code;
-  const why = code === 'ENOENT' ? 'it does not exist' : code === 'ENOTDIR' ? 'it is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (cause as Error).message;
-  return new SitemapError('SM_INPUT_UNREADABLE', `cannot read ${what}: ${why}`, { cause });
 }
