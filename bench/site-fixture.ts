@@ -96,7 +96,6 @@ export async function siteFixture(pages: number, base = 'https://docs.example.co
   await writeFile(join(building, 'assets/main.3f9a2c1b.css'), 'body{margin:0}\n');
   await writeFile(join(building, 'assets/index-BX3k9Lm2.js'), 'export {};\n');
   for (let i = 1; i < pages; i++) {
-    if (i % 100 === 1 || i === 1) await mkdir(join(building, `section-${Math.floor(i / 100)}`), { recursive: true });
     await mkdir(join(building, pagePath(i)), { recursive: true });
     await writeFile(join(building, pagePath(i), 'index.html'), page(i, base));
   }
