@@ -1,8 +1,8 @@
 /**
  * A built static site (Astro, Hugo, Jekyll, Next export, Docusaurus, VitePress, Gatsby output) as
  * source records: every file walked in path order with its verdict (site-judge.ts), pages read and
- * fingerprinted in worker threads, one file at a time each, so a few files are open at once whatever
- * the folder's size, and results handed on in walk order.
+ * fingerprinted a batch at a time by this thread and by worker threads, each one file at a time, so
+ * a few files are open at once whatever the folder's size; results handed on in walk order.
  */
 import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
@@ -40,27 +40,42 @@ export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerato
     for await (const path of walk(options.root, '')) yield number(judge(path));
     return;
   }
-  const pool = new JudgePool(options, workers);
+  const judge = makeJudge(options);
+  // Started at the second batch: a small site is done before a worker would have booted.
+  let pool: JudgePool | undefined;
   try {
     const pending: Array<Promise<FileVerdict[]>> = [];
     let batch: string[] = [];
+    const send = (paths: string[]): void => {
+      pool ??= pending.length > 0 ? new JudgePool(options, workers) : undefined;
+      // A worker takes the batch when one is ready and not already busy; else this thread judges it now (so booting workers are never waited for).
+      pending.push(pool?.offer(paths) ?? Promise.resolve(paths.map(judge)));
+    };
     for await (const path of walk(options.root, '')) {
       batch.push(path);
       if (batch.length < BATCH) continue;
-      pending.push(pool.judge(batch));
+      send(batch);
       batch = [];
-      if (pending.length >= IN_FLIGHT * workers) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
+      if (pending.length >= IN_FLIGHT * (workers + 1)) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
     }
-    if (batch.length > 0) pending.push(pool.judge(batch));
+    if (batch.length > 0) send(batch);
     while (pending.length > 0) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
   } finally {
-    await pool.close();
+    await pool?.close();
   }
 }
 
-/** Worker threads judging batches of paths; a batch goes to the worker with the fewest waiting. */
+interface Slot {
+  worker: Worker;
+  /** Booted: it said so. */
+  ready: boolean;
+  /** Batches sent and not answered. */
+  waiting: number;
+}
+
+/** Worker threads judging batches of paths; each says when it has booted. */
 class JudgePool {
-  readonly #workers: Array<{ worker: Worker; waiting: number }> = [];
+  readonly #workers: Slot[] = [];
   readonly #replies = new Map<number, { resolve: (verdicts: FileVerdict[]) => void; reject: (error: Error) => void }>();
   #seq = 0;
   #failure: Error | undefined;
@@ -69,8 +84,12 @@ class JudgePool {
     const entry = new URL(import.meta.url.endsWith('.ts') ? './site-worker.ts' : './site-worker.js', import.meta.url);
     for (let i = 0; i < count; i++) {
       const worker = new Worker(entry, { workerData: options });
-      const slot = { worker, waiting: 0 };
-      worker.on('message', (reply: Reply) => {
+      const slot: Slot = { worker, ready: false, waiting: 0 };
+      worker.on('message', (reply: Reply | 'ready') => {
+        if (reply === 'ready') {
+          slot.ready = true;
+          return;
+        }
         slot.waiting--;
         const waiter = this.#replies.get(reply.seq);
         this.#replies.delete(reply.seq);
@@ -82,10 +101,13 @@ class JudgePool {
     }
   }
 
-  judge(paths: string[]): Promise<FileVerdict[]> {
+  /** The batch's verdicts to come, if a ready worker with room takes it; undefined if none can now. */
+  offer(paths: string[]): Promise<FileVerdict[]> | undefined {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    let slot: Slot | undefined;
+    for (const candidate of this.#workers) if (candidate.ready && candidate.waiting < IN_FLIGHT && (slot === undefined || candidate.waiting < slot.waiting)) slot = candidate;
+    if (slot === undefined) return undefined;
     const seq = this.#seq++;
-    const slot = this.#workers.reduce((a, b) => (b.waiting < a.waiting ? b : a));
     slot.waiting++;
     const reply = new Promise<FileVerdict[]>((resolve, reject) => this.#replies.set(seq, { resolve, reject }));
     // Held until its turn: a batch failing early must not be an unhandled rejection meanwhile.

@@ -13,3 +13,5 @@ parentPort?.on('message', ({ seq, paths }: { seq: number; paths: string[] }) => 
     parentPort?.postMessage({ seq, error: failure });
   }
 });
+
+parentPort?.postMessage('ready');
