@@ -132,6 +132,20 @@ test('--clean-urls and --trailing-slash: x.html served as x or x/; a canonical n
   }
 });
 
+test('--out inside the site folder: the sitemaps are served below --base-url, and a second run does not list them as pages', async () => {
+  const cwd = await siteCopy();
+  for (let run = 0; run < 2; run++) {
+    const result = await runCli(['build', '--dir', 'site', '-o', 'site/maps', ...BASE, '--max-urls', '5', '--json'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    const json = JSON.parse(result.stdout) as { urls: number; files: Array<{ name: string; url: string }>; folder: { verdicts: Record<string, number> } };
+    assert.equal(json.urls, 9);
+    assert.equal(json.files.at(-1)?.url, 'https://example.com/maps/sitemap.xml');
+    assert.equal(json.folder.verdicts['not-a-page'], run === 0 ? 4 : 7);
+  }
+  const index = await readFile(join(cwd, 'site/maps/sitemap.xml'), 'utf8');
+  assert.deepEqual(locs(index), ['https://example.com/maps/sitemap-1.xml', 'https://example.com/maps/sitemap-2.xml']);
+});
+
 test('--include and --exclude globs, repeatable; --include-type lists other files', async () => {
   const cwd = await siteCopy();
   const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--include', 'blog/**', '--include', '*.html', '--include', 'files/*', '--exclude', 'news-*', '--include-type', 'PDF', '--json'], { cwd });

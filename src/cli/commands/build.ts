@@ -1,6 +1,6 @@
 /** `sitemapkit build`: flags → input stream (a file of records, or a static site's folder) → writeSourceItems → summary. */
-import { resolve } from 'node:path';
-import { isSitemapError } from '../../errors.ts';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
@@ -8,7 +8,6 @@ import { formatFromName, readInput, type InputFormat } from '../../sources/index
 import type { BuildSummary, SourceItem } from '../../model/pipeline.ts';
 import type { SiteFolderOptions } from '../../sources/folder.ts';
 import { TRAILING_SLASH, type TrailingSlash } from '../../sources/site-url.ts';
-import { SitemapError } from '../../errors.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
@@ -108,7 +107,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(input));
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
     const items = readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${input}"` });
-    return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, progress);
+    return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, progress, flags.baseUrl);
   } finally {
     progress?.stop();
     await close();
@@ -137,7 +136,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   let published = false;
   try {
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
-    const output = publish(siteItems(options, counts, report), flags, context, dir, progress, (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
+    const output = publish(siteItems(options, counts, report), flags, context, dir, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
         await report?.publish();
@@ -156,18 +155,29 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   }
 }
 
-/** Writes the items into the output folder and hands back the summary to print; `extend` adds to the `--json` object. */
+/**
+ * The public URL of the output folder: `--base-url` is the site's URL with `--dir`, so an output
+ * folder inside the site (`--out dist/maps`) is served below it; elsewhere, at `--base-url` itself.
+ */
+function outputUrl(siteUrl: string, root: string, outDir: string): string {
+  const inside = relative(root, outDir);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return siteUrl;
+  return `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${inside.split(sep).map(encodeURIComponent).join('/')}/`;
+}
+
+/** Writes the items into the output folder (served at `baseUrl`) and hands back the summary to print; `extend` adds to the `--json` object. */
 async function* publish(
   items: AsyncIterable<SourceItem>,
   flags: BuildFlags,
   context: CommandContext,
   source: string,
   progress: Progress | undefined,
+  baseUrl: string,
   extend: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
 ): CommandRun {
   const options: WriteSitemapsOptions = {
     outDir: resolve(context.cwd, flags.out),
-    baseUrl: flags.baseUrl,
+    baseUrl,
     gzip: flags.gzip,
     gzipIndex: flags.gzipIndex,
     strict: flags.strict,
