@@ -24,18 +24,19 @@ if (!existsSync(SITEMAPKIT)) throw new Error(`${SITEMAPKIT} is missing: run the 
 if (!existsSync('/usr/bin/time')) throw new Error('/usr/bin/time is needed to read a child process’s peak RSS');
 
 /** Runs a CLI under /usr/bin/time for its peak RSS; pages/s counts every HTML page of the folder read, `listed` the URLs it wrote. */
-type SiteRun = Run & { listed: number };
+/** `listed`: URLs written; `cpuSeconds`: user + system, all threads (on a shared machine, steadier than wall time). */
+type SiteRun = Run & { listed: number; cpuSeconds: number };
 
 function run(tool: string, pages: number, args: readonly string[], expectUrls: (stdout: string) => number): SiteRun {
   const started = process.hrtime.bigint();
-  const child = spawnSync('/usr/bin/time', ['-f', 'peak-rss-kb %M', process.execPath, ...NODE_FLAGS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const child = spawnSync('/usr/bin/time', ['-f', 'peak-rss-kb %M cpu-s %U %S', process.execPath, ...NODE_FLAGS, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (child.status !== 0) throw new Error(`${tool} failed (status ${child.status}): ${child.stderr.slice(-2000)}`);
-  const rss = /peak-rss-kb (\d+)/.exec(child.stderr);
+  const rss = /peak-rss-kb (\d+) cpu-s ([\d.]+) ([\d.]+)/.exec(child.stderr);
   if (rss === null) throw new Error(`no peak RSS from /usr/bin/time for ${tool}: ${child.stderr.slice(-500)}`);
   const urls = expectUrls(child.stdout);
   if (!(urls > 0)) throw new Error(`${tool} listed no URL`);
-  return { tool, urls: pages, seconds, maxRssMiB: Number(rss[1]) / 1024, listed: urls };
+  return { tool, urls: pages, seconds, maxRssMiB: Number(rss[1]) / 1024, listed: urls, cpuSeconds: Number(rss[2]) + Number(rss[3]) };
 }
 
 const sitemapkit = (dir: string, pages: number, out: string) => (): SiteRun =>
@@ -50,7 +51,7 @@ const out = await mkdtemp(join(tmpdir(), 'sitemapkit-bench-site-out-'));
 try {
   const [peer, ours] = bestOfEach([sscli(small, PAGES), sitemapkit(small, PAGES, join(out, 'small'))]).map(needed) as [SiteRun, SiteRun];
   const big = sitemapkit(large, LARGE, join(out, 'large'))();
-  for (const r of [peer, ours, big]) console.log(`${row(r).replace('URLs ', 'pages').replace('URLs/s', 'pages/s')}  (${r.listed.toLocaleString('en-US')} listed)`);
+  for (const r of [peer, ours, big]) console.log(`${row(r).replace('URLs ', 'pages').replace('URLs/s', 'pages/s')}  CPU ${r.cpuSeconds.toFixed(2)} s  (${r.listed.toLocaleString('en-US')} listed)`);
   const ratio = rate(ours) / rate(peer);
   console.log(`\nsitemapkit / static-sitemap-cli pages/s: ${ratio.toFixed(2)}× (sitemapkit also reads canonical, hreflang, refresh and the content fingerprint)`);
   check(ratio >= 2, `≥ 2× static-sitemap-cli's pages/s (${ratio.toFixed(2)}×)`);

@@ -57,6 +57,7 @@ function page(b: Build): string {
       <h1>A post</h1>
       <p>${b.text}</p>
       <p>See <a href="${b.link}">the other post</a> and <a href="/files/report.pdf?v=${b.version}">the report</a>.</p>
+      <p>Print with <a href="/assets/print.${b.assetHash}.css">the print styles</a>.</p>
       <img src="${b.image}" alt="A fox">
       <form method="post" action="/comment"><input type="hidden" name="authenticity_token" value="${b.csrf}"><input type="hidden" name="_token" value="${b.csrf}"><input name="comment"></form>
     </main>
