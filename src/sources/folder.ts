@@ -29,7 +29,8 @@ type Reply = { seq: number; verdicts: FileVerdict[] } | { seq: number; error: { 
  */
 export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerator<FileVerdict> {
   checkFolderOptions(options);
-  const workers = options.workers ?? Math.max(1, Math.min(4, availableParallelism()));
+  // This thread judges batches too: one worker fewer than the cores keeps them all busy without contending.
+  const workers = options.workers ?? Math.max(1, Math.min(4, availableParallelism() - 1));
   let listed = 0;
   const number = (verdict: FileVerdict): FileVerdict => {
     if (verdict.record !== undefined) verdict.record.line = ++listed;

@@ -37,7 +37,7 @@ export interface SiteFolderOptions {
   ignoreSelectors?: readonly string[];
   /** Regexes whose matches the fingerprint leaves out of the page's text (`--ignore-pattern`). */
   ignorePatterns?: readonly string[];
-  /** Worker threads reading pages, each one file at a time (so at most this many files are open); 0 reads them on the calling thread. @default the cores, 1 to 4 */
+  /** Worker threads reading pages besides the calling thread, each one file at a time; 0: the calling thread alone. @default the cores less one, 1 to 4 */
   workers?: number;
 }
 
@@ -79,7 +79,7 @@ function compile(options: SiteFolderOptions) {
     }),
   );
   const workers = options.workers;
-  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) throw new SitemapError('SM_BAD_OPTION', `workers ${workers} must be a whole number from 0 to 64`);
+  if (workers !== undefined && (!Number.isInteger(workers) || workers < 0 || workers > 64)) throw new SitemapError('SM_BAD_OPTION', `--workers ${workers} must be a whole number from 0 to 64`);
   return { include: globs('--include', options.include), exclude: globs('--exclude', options.exclude), patterns, selectors, types };
 }
 

@@ -60,7 +60,7 @@ const SITEMAP = `<?xml version="1.0" encoding="UTF-8"?>
 
 test('build --dir on a real-shaped site: exact sitemap (alternates, images, a PDF), the summary counts every file by verdict, --report lists each file', async () => {
   const cwd = await siteCopy();
-  const args = ['build', '--dir', 'site', '-o', 'out', ...BASE, '--alternates', '--images', '--include-type', 'pdf', '--exclude', 'drafts/**', '--report', 'report.jsonl'];
+  const args = ['build', '--dir', 'site', '-o', 'out', ...BASE, '--alternates', '--images', '--include-type', 'pdf', '--exclude', 'drafts/**', '--report', 'report.jsonl', '--workers', '0'];
   const result = await runCli(args, { cwd });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr, '');
@@ -78,8 +78,8 @@ Files in site: 21 (9 listed; skipped: 2 noindex, 1 canonical-elsewhere, 2 redire
   assert.deepEqual(report, REPORT);
   // The report is published by renaming: no temporary file is left beside it.
   assert.deepEqual((await readdir(cwd)).sort(), ['out', 'report.jsonl', 'site']);
-  // Run again: the same bytes (deterministic order, whatever the workers' timing).
-  const again = await runCli(args, { cwd });
+  // Run again with workers: the same bytes (deterministic order, whatever the workers' timing).
+  const again = await runCli([...args.slice(0, -1), '3'], { cwd });
   assert.equal(again.code, 0, again.stderr);
   assert.equal(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8'), SITEMAP);
 });
@@ -171,6 +171,8 @@ test('bad input is one sentence: a missing folder or a file (exit 1), options th
     [[], 2, 'sitemapkit: give --input <file> (a list of URLs or records) or --dir <folder> (a static site)\n'],
     [['-i', 'urls.txt', '--clean-urls'], 2, 'sitemapkit: --clean-urls applies to --dir only\n'],
     [['-i', 'urls.txt', '--trailing-slash', 'never'], 2, 'sitemapkit: --trailing-slash applies to --dir only\n'],
+    [['-i', 'urls.txt', '--workers', '2'], 2, 'sitemapkit: --workers applies to --dir only\n'],
+    [['--dir', 'site', '--workers', '65'], 2, 'sitemapkit: --workers 65 must be a whole number from 0 to 64\n'],
     [['--dir', 'site', '--ignore-selector', 'main > p'], 2, /^sitemapkit: --ignore-selector "main > p" is not supported: " > p" is not a tag/],
     [['--dir', 'site', '--ignore-pattern', '(unclosed'], 2, /^sitemapkit: --ignore-pattern "\(unclosed" is not a valid regular expression \(/],
     [['--dir', 'site', '--include-type', 'p/df'], 2, 'sitemapkit: --include-type "p/df" is not a file extension (give one like pdf)\n'],

@@ -28,6 +28,7 @@ export interface BuildFlags {
   ignoreSelector?: string[];
   ignorePattern?: string[];
   report?: string;
+  workers?: number;
   out: string;
   baseUrl: string;
   format?: InputFormat;
@@ -72,6 +73,7 @@ export const command = defineCommand<BuildFlags>({
     { flags: '--ignore-selector <css>', description: '--dir: leave elements matching out of the content fingerprint: tag, #id, .class, [attr], [attr=value] (repeatable)', repeatable: true },
     { flags: '--ignore-pattern <regex>', description: "--dir: leave text matching out of the content fingerprint (repeatable)", repeatable: true },
     { flags: '--report <file>', description: '--dir: write each file with its verdict as JSON Lines' },
+    { flags: '--workers <n>', description: '--dir: worker threads reading pages besides the main one (default: cores - 1, 1 to 4; 0: none)', wholeNumber: true },
   ],
   jsonFailure: { published: false },
   handler: (_operands, flags, context) => build(flags, context),
@@ -88,6 +90,7 @@ const DIR_ONLY: ReadonlyArray<[keyof BuildFlags, string]> = [
   ['ignoreSelector', '--ignore-selector'],
   ['ignorePattern', '--ignore-pattern'],
   ['report', '--report'],
+  ['workers', '--workers'],
 ];
 
 async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
@@ -130,6 +133,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
     ignoreSelectors: flags.ignoreSelector ?? [],
     ignorePatterns: flags.ignorePattern ?? [],
   };
+  if (flags.workers !== undefined) options.workers = flags.workers;
   const counts = emptyCounts();
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
   let progress: Progress | undefined;
