@@ -10,6 +10,8 @@ const PURE = [
   'src/errors.ts',
   'src/sources/lines.ts',
   'src/sources/kind.ts',
+  'src/sources/site-url.ts',
+  'src/html/**',
   'src/read/xml/**',
   'src/read/decode.ts',
   'src/read/types.ts',

@@ -3,6 +3,8 @@ export { writeSitemaps, writeSourceItems, type WriteSitemapsOptions } from './pu
 export { buildSitemaps } from './write/build.ts';
 export type { BuildOptions, BuildProgress, BuildSummary, SitemapSink, SourceItem, WrittenFile } from './model/pipeline.ts';
 export { fromCsv, fromJsonLines, fromText, readInput, readSource, type InputFormat, type ReadInputOptions } from './sources/index.ts';
+export { readSiteFolder, VERDICTS, type FileVerdict, type SiteFolderOptions, type Verdict } from './sources/folder.ts';
+export { readPage, parseSelectors, contentOf, fingerprintHtml, type PageFacts, type ReadPageOptions } from './html/index.ts';
 export { parseSitemap, ParsedSitemap, type ByteSource } from './read/parse.ts';
 export { validateSitemap, type ValidateOptions, type ValidationResult } from './validate/validate.ts';
 export { discoverSitemaps, type DiscoverOptions, type DiscoverProgress, type DiscoveredSitemap, type DiscoveryReport } from './discover/discover.ts';

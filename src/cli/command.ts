@@ -13,6 +13,8 @@ export interface OptionSpec {
   preset?: string;
   /** The value is a whole number (digits only), else a usage error. */
   wholeNumber?: true;
+  /** The option may be given again; the flag is the list of its values, in order (undefined when not given). */
+  repeatable?: true;
 }
 
 /** A piece of what a command prints, in order: to standard output or to standard error. */

@@ -155,6 +155,7 @@ function toOption(spec: OptionSpec): Option {
   if (spec.preset !== undefined) option.preset(spec.preset);
   if (spec.default !== undefined) option.default(spec.default);
   if (spec.wholeNumber === true) option.argParser(parseWholeNumber);
+  if (spec.repeatable === true) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
   return option;
 }
 

@@ -1,11 +1,13 @@
-/** `sitemapkit build`: flags → input stream → writeSourceItems → summary. */
-import { resolve } from 'node:path';
-import { isSitemapError } from '../../errors.ts';
+/** `sitemapkit build`: flags → input stream (a file of records, or a static site's folder) → writeSourceItems → summary. */
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import { formatFromName, readInput, type InputFormat } from '../../sources/index.ts';
-import type { BuildSummary } from '../../model/pipeline.ts';
+import type { BuildSummary, SourceItem } from '../../model/pipeline.ts';
+import type { SiteFolderOptions } from '../../sources/folder.ts';
+import { TRAILING_SLASH, type TrailingSlash } from '../../sources/site-url.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
@@ -14,7 +16,19 @@ import { formatSummary, formatFindings } from '../report.ts';
 import { COMMANDS } from './catalog.ts';
 
 export interface BuildFlags {
-  input: string;
+  input?: string;
+  dir?: string;
+  cleanUrls: boolean;
+  trailingSlash: TrailingSlash;
+  alternates: boolean;
+  images: boolean;
+  include?: string[];
+  exclude?: string[];
+  includeType?: string[];
+  ignoreSelector?: string[];
+  ignorePattern?: string[];
+  report?: string;
+  workers?: number;
   out: string;
   baseUrl: string;
   format?: InputFormat;
@@ -35,7 +49,8 @@ const MAX_REPORTED_DIAGNOSTICS = 10_000;
 export const command = defineCommand<BuildFlags>({
   ...COMMANDS.build,
   options: [
-    { flags: '-i, --input <file>', description: 'input file, or - for standard input', required: true },
+    { flags: '-i, --input <file>', description: 'input file, or - for standard input (or --dir)' },
+    { flags: '-d, --dir <folder>', description: "a static site's build folder: its pages become the URLs (or --input)" },
     { flags: '-o, --out <dir>', description: 'folder to publish the sitemaps into (other files there are left alone)', required: true },
     { flags: '-b, --base-url <url>', description: 'public URL of that folder, e.g. https://example.com/', required: true },
     { flags: '-f, --format <format>', description: 'input format (default: from the file extension, else sniffed)', choices: ['text', 'jsonl', 'csv'] },
@@ -48,54 +63,151 @@ export const command = defineCommand<BuildFlags>({
     { flags: '--max-urls <n>', description: 'URLs per file, at most 50000', wholeNumber: true },
     { flags: '--max-bytes <n>', description: 'uncompressed bytes per file, at most 52428800', wholeNumber: true },
     { flags: '--no-progress', description: 'no progress bar (it shows only on a terminal anyway)' },
+    { flags: '--clean-urls', description: '--dir: x.html is served as x', default: false },
+    { flags: '--trailing-slash <policy>', description: '--dir: always, never, or preserve (x/index.html → x/, x.html → x)', choices: TRAILING_SLASH, default: 'preserve' },
+    { flags: '--alternates', description: '--dir: take <link rel="alternate" hreflang> into hreflang alternates', default: false },
+    { flags: '--images', description: '--dir: take content images into the image extension', default: false },
+    { flags: '--include <glob>', description: '--dir: list only files matching (repeatable)', repeatable: true },
+    { flags: '--exclude <glob>', description: '--dir: leave out files matching (repeatable)', repeatable: true },
+    { flags: '--include-type <ext>', description: '--dir: list files of this type too, e.g. pdf (repeatable)', repeatable: true },
+    { flags: '--ignore-selector <css>', description: '--dir: leave elements matching out of the content fingerprint: tag, #id, .class, [attr], [attr=value] (repeatable)', repeatable: true },
+    { flags: '--ignore-pattern <regex>', description: "--dir: leave text matching out of the content fingerprint (repeatable)", repeatable: true },
+    { flags: '--report <file>', description: '--dir: write each file with its verdict as JSON Lines' },
+    { flags: '--workers <n>', description: '--dir: worker threads reading pages besides the main one (default: cores - 1, 1 to 4; 0: none)', wholeNumber: true },
   ],
   jsonFailure: { published: false },
   handler: (_operands, flags, context) => build(flags, context),
 });
 
+/** Options that mean something only for a folder. */
+const DIR_ONLY: ReadonlyArray<[keyof BuildFlags, string]> = [
+  ['cleanUrls', '--clean-urls'],
+  ['alternates', '--alternates'],
+  ['images', '--images'],
+  ['include', '--include'],
+  ['exclude', '--exclude'],
+  ['includeType', '--include-type'],
+  ['ignoreSelector', '--ignore-selector'],
+  ['ignorePattern', '--ignore-pattern'],
+  ['report', '--report'],
+  ['workers', '--workers'],
+];
+
 async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
-  const fromStdin = flags.input === '-';
-  const inputName = fromStdin ? '<stdin>' : flags.input;
-  const outDir = resolve(context.cwd, flags.out);
-  const { bytes, size, close } = await openInput(flags.input, context);
+  if (flags.input !== undefined && flags.dir !== undefined) throw new SitemapError('SM_BAD_OPTION', 'give --input or --dir, not both');
+  if (flags.input === undefined && flags.dir === undefined) throw new SitemapError('SM_BAD_OPTION', 'give --input <file> (a list of URLs or records) or --dir <folder> (a static site)');
+  if (flags.dir === undefined) {
+    const used = DIR_ONLY.find(([key]) => flags[key] !== undefined && flags[key] !== false);
+    if (used !== undefined || flags.trailingSlash !== 'preserve') throw new SitemapError('SM_BAD_OPTION', `${used?.[1] ?? '--trailing-slash'} applies to --dir only`);
+  }
+  if (flags.dir !== undefined) return yield* buildFromFolder(flags, flags.dir, context);
+  const input = flags.input as string;
+  const fromStdin = input === '-';
+  const { bytes, size, close } = await openInput(input, context);
   let progress: Progress | undefined;
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
-    const format = flags.format ?? (fromStdin ? undefined : formatFromName(flags.input));
+    const format = flags.format ?? (fromStdin ? undefined : formatFromName(input));
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
-    const options: WriteSitemapsOptions = {
-      outDir,
-      baseUrl: flags.baseUrl,
-      gzip: flags.gzip,
-      gzipIndex: flags.gzipIndex,
-      strict: flags.strict,
-      filename: flags.filename,
-      source: inputName,
-      maxDiagnostics: MAX_REPORTED_DIAGNOSTICS,
-      onProgress: (p) => progress?.records(p.records, p.urls),
-    };
-    if (flags.stylesheet !== undefined) options.stylesheet = flags.stylesheet;
-    if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
-    if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
-    if (context.now !== undefined) options.now = context.now;
-    let summary: BuildSummary;
-    try {
-      summary = await writeSourceItems(readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${flags.input}"` }), options);
-    } catch (error) {
-      progress?.stop();
-      if (!isSitemapError(error) || error.summary === undefined) throw error;
-      // What was found, then the failure (one sentence on standard error, from the runner).
-      if (flags.json) yield { stdout: `${JSON.stringify({ ...jsonReport(error.summary, false), error: error.message, code: error.code })}\n` };
-      else yield { stderr: formatFindings(error.summary) };
-      throw error;
-    }
-    progress?.stop();
-    yield flags.json ? { stdout: `${JSON.stringify(jsonReport(summary, true))}\n` } : { stdout: formatSummary(summary, flags.out) };
-    return EXIT_OK;
+    const items = readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${input}"` });
+    return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, progress, flags.baseUrl);
   } finally {
     progress?.stop();
     await close();
   }
+}
+
+async function* buildFromFolder(flags: BuildFlags, dir: string, context: CommandContext): CommandRun {
+  // Loaded here: a build from a file does not load the HTML parser.
+  const { emptyCounts, formatVerdicts, siteItems, VerdictReport } = await import('../site.ts');
+  const options: SiteFolderOptions = {
+    root: resolve(context.cwd, dir),
+    baseUrl: flags.baseUrl,
+    cleanUrls: flags.cleanUrls,
+    trailingSlash: flags.trailingSlash,
+    alternates: flags.alternates,
+    images: flags.images,
+    include: flags.include ?? [],
+    exclude: flags.exclude ?? [],
+    includeTypes: flags.includeType ?? [],
+    ignoreSelectors: flags.ignoreSelector ?? [],
+    ignorePatterns: flags.ignorePattern ?? [],
+  };
+  if (flags.workers !== undefined) options.workers = flags.workers;
+  const counts = emptyCounts();
+  const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
+  let progress: Progress | undefined;
+  let published = false;
+  try {
+    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
+    const output = publish(siteItems(options, counts, report), flags, context, dir, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
+    for (let next = await output.next(); ; next = await output.next()) {
+      if (next.done === true) {
+        await report?.publish();
+        published = true;
+        if (!flags.json) yield { stdout: formatVerdicts(dir, counts) };
+        return next.value;
+      }
+      yield next.value;
+    }
+  } catch (error) {
+    if (!flags.json && isSitemapError(error) && error.summary !== undefined) yield { stderr: formatVerdicts(dir, counts) };
+    throw error;
+  } finally {
+    progress?.stop();
+    if (!published) await report?.discard();
+  }
+}
+
+/**
+ * The public URL of the output folder: `--base-url` is the site's URL with `--dir`, so an output
+ * folder inside the site (`--out dist/maps`) is served below it; elsewhere, at `--base-url` itself.
+ */
+function outputUrl(siteUrl: string, root: string, outDir: string): string {
+  const inside = relative(root, outDir);
+  if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) return siteUrl;
+  return `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${inside.split(sep).map(encodeURIComponent).join('/')}/`;
+}
+
+/** Writes the items into the output folder (served at `baseUrl`) and hands back the summary to print; `extend` adds to the `--json` object. */
+async function* publish(
+  items: AsyncIterable<SourceItem>,
+  flags: BuildFlags,
+  context: CommandContext,
+  source: string,
+  progress: Progress | undefined,
+  baseUrl: string,
+  extend: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
+): CommandRun {
+  const options: WriteSitemapsOptions = {
+    outDir: resolve(context.cwd, flags.out),
+    baseUrl,
+    gzip: flags.gzip,
+    gzipIndex: flags.gzipIndex,
+    strict: flags.strict,
+    filename: flags.filename,
+    source,
+    maxDiagnostics: MAX_REPORTED_DIAGNOSTICS,
+    onProgress: (p) => progress?.records(p.records, p.urls),
+  };
+  if (flags.stylesheet !== undefined) options.stylesheet = flags.stylesheet;
+  if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
+  if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
+  if (context.now !== undefined) options.now = context.now;
+  let summary: BuildSummary;
+  try {
+    summary = await writeSourceItems(items, options);
+  } catch (error) {
+    progress?.stop();
+    if (!isSitemapError(error) || error.summary === undefined) throw error;
+    // What was found, then the failure (one sentence on standard error, from the runner).
+    if (flags.json) yield { stdout: `${JSON.stringify({ ...extend(jsonReport(error.summary, false)), error: error.message, code: error.code })}\n` };
+    else yield { stderr: formatFindings(error.summary) };
+    throw error;
+  }
+  progress?.stop();
+  yield flags.json ? { stdout: `${JSON.stringify(extend(jsonReport(summary, true)))}\n` } : { stdout: formatSummary(summary, flags.out) };
+  return EXIT_OK;
 }
 
 function jsonReport(summary: BuildSummary, published: boolean): Record<string, unknown> {
