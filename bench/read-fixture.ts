@@ -16,7 +16,7 @@ import { writeSitemaps, type SitemapRecordInput } from '../src/index.ts';
 import { readFixtureMeta, type FixtureMeta } from './read-common.ts';
 
 /** Bump when the records or the layout change, so a stale cache is never reused. */
-export const FIXTURE_VERSION = 2;
+export const FIXTURE_VERSION = 3;
 export const FIXTURE_URLS = 1_000_000;
 export const FIXTURE_FILES = 20;
 /** The public URL the files are written for: index child locs are `${BASE_URL}sitemap-N.xml.gz`. */
@@ -55,7 +55,7 @@ export async function ensureFixture(urls = FIXTURE_URLS): Promise<Fixture> {
   await rm(building, { recursive: true, force: true });
   // 20 files at any size (50,000 URLs each at the default size, the protocol's limit).
   const maxUrlsPerFile = Math.ceil(urls / FIXTURE_FILES);
-  const summary = await writeSitemaps(fixtureRecords(urls), { outDir: building, baseUrl: BASE_URL, gzip: true, maxUrlsPerFile });
+  const summary = await writeSitemaps(fixtureRecords(urls), { outDir: building, baseUrl: BASE_URL, gzip: true, gzipIndex: true, maxUrlsPerFile });
   if (summary.urls !== urls || summary.diagnostics.length > 0) {
     throw new Error(`fixture: wrote ${summary.urls} of ${urls} URLs with ${summary.diagnostics.length} diagnostics`);
   }
