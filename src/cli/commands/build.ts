@@ -1,5 +1,5 @@
 /** `sitemapkit build`: flags → input stream → writeSourceItems → summary. */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { isSitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
@@ -27,6 +27,8 @@ export interface BuildFlags {
   maxUrls?: number;
   maxBytes?: number;
   progress: boolean;
+  state?: string;
+  lastmodFrom?: 'git';
 }
 
 /** How many diagnostics `--json` and the summary carry; the counts cover all of them. */
@@ -47,6 +49,8 @@ export const command = defineCommand<BuildFlags>({
     { flags: '--filename <stem>', description: 'file name stem', default: 'sitemap' },
     { flags: '--max-urls <n>', description: 'URLs per file, at most 50000', wholeNumber: true },
     { flags: '--max-bytes <n>', description: 'uncompressed bytes per file, at most 52428800', wholeNumber: true },
+    { flags: '--state <file>', description: 'remember URLs between runs in this SQLite file (created if missing): lastmod is when content really changed, unchanged files are kept' },
+    { flags: '--lastmod-from <source>', description: "a record with no lastmod (nor a state time) gets its \"path\" file's last git commit time (paths relative to the input's folder)", choices: ['git'] },
     { flags: '--no-progress', description: 'no progress bar (it shows only on a terminal anyway)' },
   ],
   jsonFailure: { published: false },
@@ -78,6 +82,11 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
     if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
     if (context.now !== undefined) options.now = context.now;
+    if (flags.state !== undefined) options.state = resolve(context.cwd, flags.state);
+    if (flags.lastmodFrom !== undefined) {
+      options.lastmodFrom = flags.lastmodFrom;
+      options.sourceRoot = fromStdin ? context.cwd : dirname(resolve(context.cwd, flags.input));
+    }
     let summary: BuildSummary;
     try {
       summary = await writeSourceItems(readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${flags.input}"` }), options);
@@ -108,6 +117,7 @@ function jsonReport(summary: BuildSummary, published: boolean): Record<string, u
     records: summary.records,
     dropped: summary.dropped,
     duplicates: summary.duplicates,
+    ...(summary.state === undefined ? {} : { state: summary.state }),
     diagnostics,
     counts: summary.counts,
     ...(total > diagnostics.length ? { diagnosticsOmitted: total - diagnostics.length } : {}),
