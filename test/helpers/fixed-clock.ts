@@ -4,3 +4,9 @@
  */
 const fixed = Number(process.env['SITEMAPKIT_TEST_NOW'] ?? Number.NaN);
 if (Number.isFinite(fixed)) Date.now = () => fixed;
+
+// A run held at fs-hooks' gate may have nothing else pending (SQLite's calls are synchronous): this keeps it alive until released.
+if (process.env['SITEMAPKIT_TEST_GATE'] !== undefined) {
+  const alive = setInterval(() => {}, 60_000);
+  process.once('SIGUSR2', () => clearInterval(alive));
+}
