@@ -18,17 +18,17 @@ import type { BeginOptions, ChangeFeed, ChangedUrl, FileState, RunOwner, RunStar
 export const SCHEMA_VERSION = 1;
 /** Rows a multi-row INSERT takes at once: one call into SQLite per batch rather than per row. */
 const INSERT_BATCH = 32;
-/** Lookups by URL a statement answers at once. */
-const LOOKUP_BATCH = 64;
+/** Rows read ahead at once in id order; each read is a statement of its own, so the run's writes never change a table under an open one. */
+const READ_AHEAD = 2048;
 
-const URL_COLUMNS = 'id, url, fingerprint, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, first_seen, changed_at, added_at, added_run, changed_run, last_seen, gone_since, gone_run, path';
+const URL_COLUMNS = 'id, url, fingerprint, bare, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, first_seen, changed_at, added_at, added_run, changed_run, last_seen, gone_since, gone_run, path';
 const FILE_COLUMNS = 'slot, name, urls, body, bytes, news, ns, newest_lastmod, newest_epoch, run';
 
 const SCHEMA = `
 CREATE TABLE sitemapkit_state (version INTEGER NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value ANY) WITHOUT ROWID;
 CREATE TABLE urls (
-  id INTEGER PRIMARY KEY, url TEXT NOT NULL, fingerprint TEXT NOT NULL, xml TEXT NOT NULL, bytes INTEGER NOT NULL,
+  id INTEGER PRIMARY KEY, url TEXT NOT NULL, fingerprint TEXT, bare INTEGER NOT NULL, xml TEXT NOT NULL, bytes INTEGER NOT NULL,
   ns INTEGER NOT NULL, news INTEGER NOT NULL, lastmod TEXT, lastmod_epoch REAL, slot INTEGER,
   first_seen INTEGER NOT NULL, changed_at INTEGER, added_at INTEGER NOT NULL, added_run INTEGER NOT NULL,
   changed_run INTEGER, last_seen INTEGER, gone_since INTEGER, gone_run INTEGER, path TEXT);
@@ -72,24 +72,9 @@ function loadSqlite(): Promise<Sqlite> {
   return loaded;
 }
 
-interface UrlRow {
-  id: number;
-  url: string;
-  fingerprint: string;
-  xml: string;
-  bytes: number;
-  ns: number;
-  news: number;
-  lastmod: string | null;
-  lastmod_epoch: number | null;
-  slot: number | null;
-  first_seen: number;
-  changed_at: number | null;
-  added_at: number;
-  added_run: number;
-  changed_run: number | null;
-  gone_since: number | null;
-}
+/** What a lookup reads of a row, in this order (rows come back as arrays: no object per row). */
+const LOOKUP_COLUMNS = 'id, url, fingerprint, bare, lastmod, changed_at, slot, gone_since, first_seen, bytes, news';
+type LookupRow = [id: number, url: string, fingerprint: string | null, bare: number, lastmod: string | null, changedAt: number | null, slot: number | null, goneSince: number | null, firstSeen: number, bytes: number, news: number];
 
 interface FileRow {
   slot: number;
@@ -149,6 +134,8 @@ export class SqliteStateStore implements StateStore {
   #holdsLock = false;
   /** A fresh state takes its first run without its indexes, built at commit. */
   #bulk = false;
+  /** The rows read ahead in id order (see `lookup`): those after `after`, up to `end`. */
+  #ahead: { rows: LookupRow[]; at: number; after: number; end: number } = { rows: [], at: 0, after: 0, end: 0 };
 
   constructor(db: DatabaseSync, path: string) {
     this.#db = db;
@@ -213,6 +200,7 @@ export class SqliteStateStore implements StateStore {
         const lastRun = (db.prepare('SELECT MAX(run) AS run FROM runs').get() as { run: number | null }).run ?? 0;
         const maxId = (db.prepare('SELECT MAX(id) AS id FROM urls').get() as { id: number | null }).id ?? 0;
         this.#run = lastRun + 1;
+        this.#ahead = { rows: [], at: 0, after: 0, end: maxId };
         this.#token = `${now.toString(36)}-${owner.pid.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
         // What the run may change, saved so the next run can undo it if this one dies before publishing.
         db.exec('DELETE FROM undo_files; DELETE FROM undo_meta; DELETE FROM undo_urls');
@@ -265,17 +253,63 @@ export class SqliteStateStore implements StateStore {
     return new SitemapError('SM_STATE_BUSY', `state "${this.label}" is in use by ${who}; runs on one state go one at a time`);
   }
 
+  /**
+   * Rows are read in id order as the input goes (a feed comes again mostly in the order it came
+   * first, and ids follow that order), a few thousand at a time: a URL that is the next row costs no
+   * index search. Any other is searched by its URL, and a row found further on moves the reading there.
+   */
   async lookup(urls: readonly string[]): Promise<(StoredUrl | undefined)[]> {
     return this.#guard(() => {
-      const found = new Map<string, StoredUrl>();
-      for (let at = 0; at < urls.length; at += LOOKUP_BATCH) {
-        const batch = urls.slice(at, at + LOOKUP_BATCH);
-        const rows = this.#statement(`lookup${batch.length}`, () => `SELECT ${URL_COLUMNS} FROM urls WHERE url IN (${placeholders(batch.length)}) ORDER BY id`).all(...batch) as unknown as UrlRow[];
-        // With a URL twice (a duplicate the filter let by in a fresh state's first run), the first row answers.
-        for (const row of rows) if (!found.has(row.url)) found.set(row.url, storedOf(row));
+      const results: (StoredUrl | undefined)[] = [];
+      for (const url of urls) {
+        const next = this.#peek();
+        if (next !== undefined && next[1] === url) {
+          this.#ahead.at++;
+          results.push(storedOf(next));
+          continue;
+        }
+        const byUrl = this.#statement('lookup', () => `SELECT ${LOOKUP_COLUMNS} FROM urls WHERE url = ? ORDER BY id LIMIT 1`);
+        byUrl.setReturnArrays(true);
+        const row = byUrl.get(url) as unknown as LookupRow | undefined;
+        if (row !== undefined && row[0] <= this.#ahead.end && next !== undefined && row[0] > next[0]) this.#skipTo(row[0]);
+        results.push(row === undefined ? undefined : storedOf(row));
       }
-      return urls.map((url) => found.get(url));
+      return results;
     });
+  }
+
+  /** Moves the reading past the row `id`: within the rows read when it is among them, else to a read starting after it. */
+  #skipTo(id: number): void {
+    const ahead = this.#ahead;
+    const last = ahead.rows[ahead.rows.length - 1];
+    if (last !== undefined && id <= last[0]) {
+      let low = ahead.at;
+      let high = ahead.rows.length - 1;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if ((ahead.rows[middle] as LookupRow)[0] < id) low = middle + 1;
+        else high = middle;
+      }
+      ahead.at = low + 1;
+      return;
+    }
+    ahead.after = id;
+    ahead.rows = [];
+    ahead.at = 0;
+  }
+
+  /** The next row in id order, up to the id the run started from. */
+  #peek(): LookupRow | undefined {
+    const ahead = this.#ahead;
+    if (ahead.at < ahead.rows.length) return ahead.rows[ahead.at];
+    if (ahead.after >= ahead.end) return undefined;
+    const statement = this.#statement('ahead', () => `SELECT ${LOOKUP_COLUMNS} FROM urls WHERE id > ? AND id <= ? ORDER BY id LIMIT ${READ_AHEAD}`);
+    statement.setReturnArrays(true);
+    ahead.rows = statement.all(ahead.after, ahead.end) as unknown as LookupRow[];
+    ahead.at = 0;
+    const last = ahead.rows[ahead.rows.length - 1];
+    ahead.after = last === undefined ? ahead.end : last[0];
+    return ahead.rows[0];
   }
 
   async write(rows: readonly UrlWrite[]): Promise<void> {
@@ -286,8 +320,8 @@ export class SqliteStateStore implements StateStore {
       for (const row of rows) {
         if (row.update === true) {
           this.#saveUndo(row.id);
-          this.#statement('update', () => 'UPDATE urls SET fingerprint = ?, xml = ?, bytes = ?, ns = ?, news = ?, lastmod = ?, lastmod_epoch = ?, slot = ?, changed_at = ?, changed_run = COALESCE(?, changed_run), path = ? WHERE id = ?').run(
-            row.fingerprint, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot, row.changedAt ?? null, row.changed === true ? run : null, row.path ?? null, row.id,
+          this.#statement('update', () => 'UPDATE urls SET fingerprint = ?, bare = ?, xml = ?, bytes = ?, ns = ?, news = ?, lastmod = ?, lastmod_epoch = ?, slot = ?, changed_at = ?, changed_run = COALESCE(?, changed_run), path = ? WHERE id = ?').run(
+            row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot, row.changedAt ?? null, row.changed === true ? run : null, row.path ?? null, row.id,
           );
           continue;
         }
@@ -302,7 +336,7 @@ export class SqliteStateStore implements StateStore {
       }
       let at = 0;
       if (fresh.length >= INSERT_BATCH) {
-        const many = this.#statement('insertMany', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(19)})`).join(', ')}`);
+        const many = this.#statement('insertMany', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(20)})`).join(', ')}`);
         const values: (string | number | null)[] = [];
         for (; at + INSERT_BATCH <= fresh.length; at += INSERT_BATCH) {
           values.length = 0;
@@ -317,7 +351,7 @@ export class SqliteStateStore implements StateStore {
   #insertOne(row: UrlWrite, old: { first_seen: number; added_at: number; added_run: number; changed_run: number | null } | undefined): void {
     const values: (string | number | null)[] = [];
     pushValues(values, row, this.#run, this.#now, old);
-    this.#statement('insertOne', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES (${placeholders(19)})`).run(...values);
+    this.#statement('insertOne', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES (${placeholders(20)})`).run(...values);
   }
 
   /** Keeps a row's state before the run first changes it (later changes in the run keep the first copy). */
@@ -327,7 +361,8 @@ export class SqliteStateStore implements StateStore {
 
   async *alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }> {
     const statement = this.#guard(() => this.#db.prepare('SELECT id, slot, bytes, news FROM urls WHERE gone_since IS NULL AND id <= ? ORDER BY id'));
-    for (const row of statement.iterate(maxId) as Iterable<{ id: number; slot: number; bytes: number; news: number }>) yield { id: row.id, slot: row.slot, bytes: row.bytes, hasNews: row.news === 1 };
+    statement.setReturnArrays(true);
+    for (const [id, slot, bytes, news] of statement.iterate(maxId) as unknown as Iterable<[number, number, number, number]>) yield { id, slot, bytes, hasNews: news === 1 };
   }
 
   async markGone(ids: readonly number[], now: Seconds, lastSeen: Seconds | undefined): Promise<void> {
@@ -342,8 +377,9 @@ export class SqliteStateStore implements StateStore {
 
   async *entries(slot: number): AsyncIterable<StoredEntry> {
     const statement = this.#guard(() => this.#db.prepare('SELECT url, xml, bytes, ns, news, lastmod, lastmod_epoch FROM urls WHERE slot = ? ORDER BY id'));
-    for (const row of statement.iterate(slot) as Iterable<{ url: string; xml: string; bytes: number; ns: number; news: number; lastmod: string | null; lastmod_epoch: number | null }>) {
-      yield { url: row.url, xml: row.xml, bytes: row.bytes, nsBits: row.ns, hasNews: row.news === 1, lastmod: row.lastmod ?? undefined, lastmodEpoch: row.lastmod_epoch ?? undefined };
+    statement.setReturnArrays(true);
+    for (const [url, xml, bytes, nsBits, news, lastmod, lastmodEpoch] of statement.iterate(slot) as unknown as Iterable<[string, string, number, number, number, string | null, number | null]>) {
+      yield { url, xml, bytes, nsBits, hasNews: news === 1, lastmod: lastmod ?? undefined, lastmodEpoch: lastmodEpoch ?? undefined };
     }
   }
 
@@ -466,14 +502,14 @@ export class SqliteStateStore implements StateStore {
 function pushValues(values: (string | number | null)[], row: UrlWrite, run: number, now: Seconds, old: { first_seen: number; added_at: number; added_run: number; changed_run: number | null } | undefined): void {
   const added = row.addedAt !== undefined;
   values.push(
-    row.id, row.url, row.fingerprint, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
+    row.id, row.url, row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
     old?.first_seen ?? now, row.changedAt ?? null, added ? (row.addedAt as number) : (old?.added_at ?? now), added ? run : (old?.added_run ?? run),
     row.changed === true ? run : (old?.changed_run ?? null), null, null, null, row.path ?? null,
   );
 }
 
-function storedOf(row: UrlRow): StoredUrl {
-  return { id: row.id, url: row.url, fingerprint: row.fingerprint, xml: row.xml, changedAt: row.changed_at ?? undefined, slot: row.slot ?? undefined, goneSince: row.gone_since ?? undefined, firstSeen: row.first_seen, bytes: row.bytes, hasNews: row.news === 1 };
+function storedOf([id, url, fingerprint, bare, lastmod, changedAt, slot, goneSince, firstSeen, bytes, news]: LookupRow): StoredUrl {
+  return { id, url, fingerprint: fingerprint ?? undefined, bare, lastmod: lastmod ?? undefined, changedAt: changedAt ?? undefined, slot: slot ?? undefined, goneSince: goneSince ?? undefined, firstSeen, bytes, hasNews: news === 1 };
 }
 
 function fileOf(row: FileRow): FileState {

@@ -14,9 +14,12 @@ export interface StoredUrl {
   /** The store's number for the row: increasing in the order URLs were placed, so a file lists its URLs by it. */
   id: number;
   url: string;
-  fingerprint: string;
-  /** The `<url>` element as last written, lastmod included. */
-  xml: string;
+  /** The content fingerprint its source gave, if it gave one. */
+  fingerprint: string | undefined;
+  /** A 53-bit hash of its `<url>` element as written but for its lastmod: with no source fingerprint, the content's. */
+  bare: number;
+  /** The lastmod written. */
+  lastmod: string | undefined;
   /** When the content last changed, or undefined when it has not since the state began. */
   changedAt: Seconds | undefined;
   /** Its file slot; undefined while it is gone. */
@@ -25,7 +28,7 @@ export interface StoredUrl {
   goneSince: Seconds | undefined;
   /** When the state first saw the URL. */
   firstSeen: Seconds;
-  /** UTF-8 bytes of `xml`, and whether it holds a news entry: what it takes of its file's limits. */
+  /** UTF-8 bytes of its entry, and whether it holds a news entry: what it takes of its file's limits. */
   bytes: number;
   hasNews: boolean;
 }
@@ -38,7 +41,9 @@ export interface UrlWrite {
   /** The row it updates in place (same id). */
   update?: true;
   url: string;
-  fingerprint: string;
+  fingerprint: string | undefined;
+  bare: number;
+  /** The `<url>` element as written, lastmod included. */
   xml: string;
   bytes: number;
   nsBits: number;

@@ -192,13 +192,12 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const ownLastmod = record.lastmod;
       delete record.lastmod;
       const bare = serializeRecord(record);
-      let print = source.fingerprint;
-      if (print === undefined) {
-        fingerprint(bare, hash, 0);
-        print = `xml:${hex(hash[0] as number)}${hex(hash[1] as number)}`;
-      }
+      const print = source.fingerprint;
+      fingerprint(bare, hash, 0);
+      // 53 bits, so it is exact as a JavaScript number and as an SQLite integer.
+      const bareHash = (hash[0] as number) * 2 ** 21 + ((hash[1] as number) >>> 11);
       const alive = old !== undefined && old.goneSince === undefined;
-      const contentChanged = !alive || old.fingerprint !== print;
+      const contentChanged = !alive || old.fingerprint !== print || (print === undefined && old.bare !== bareHash);
       // Content seen since the state began gets the time it was first seen so; the first run's content gets none.
       const changedAt = !contentChanged ? old?.changedAt : start.began === undefined ? undefined : time;
       let lastmod = ownLastmod;
@@ -210,13 +209,13 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
           lastmodEpoch = at * 1000;
         }
       }
-      const xml = lastmod === undefined ? bare : withLastmod(bare, lastmod);
-      if (alive && !contentChanged && xml === old.xml) {
+      if (alive && !contentChanged && old.bare === bareHash && old.lastmod === lastmod) {
         markSeen(old.id);
         counts.unchanged++;
         continue;
       }
       if (lastmod !== undefined) record.lastmod = lastmod;
+      const xml = lastmod === undefined ? bare : withLastmod(bare, lastmod);
       serialized.loc = record.loc;
       serialized.xml = xml;
       serialized.bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
@@ -225,7 +224,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       serialized.lastmod = lastmod;
       serialized.lastmodEpoch = lastmodEpoch;
       const row: UrlWrite = {
-        id: 0, url: record.loc, fingerprint: print, xml, bytes: serialized.bytes, nsBits: serialized.nsBits, hasNews: serialized.hasNews,
+        id: 0, url: record.loc, fingerprint: print, bare: bareHash, xml, bytes: serialized.bytes, nsBits: serialized.nsBits, hasNews: serialized.hasNews,
         lastmod, lastmodEpoch, slot: 0, changedAt,
       };
       if (source.path !== undefined) row.path = source.path;
@@ -388,8 +387,4 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
 function withLastmod(bare: string, lastmod: string): string {
   const at = bare.indexOf('</loc>') + 6;
   return `${bare.slice(0, at)}<lastmod>${lastmod}</lastmod>${bare.slice(at)}`;
-}
-
-function hex(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
 }
