@@ -2,6 +2,7 @@
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { pid } from 'node:process';
+import { SitemapError } from '../errors.ts';
 import type { SitemapRecordInput } from '../model/record.ts';
 import type { BuildOptions, BuildSummary, SourceItem } from '../model/pipeline.ts';
 import { gitCommitTimes } from '../state/git.ts';
@@ -27,6 +28,8 @@ export interface WriteSitemapsOptions extends BuildOptions {
   lastmodFrom?: 'git';
   /** The folder records' `path`s are relative to, for `lastmodFrom`. @default the current folder */
   sourceRoot?: string;
+  /** With `state`: pack the files removals left sparse (URLs move, so the files they leave and join are written). @default false */
+  compact?: boolean;
 }
 
 type RecordLike = SitemapRecordInput | string;
@@ -53,6 +56,7 @@ export async function writeSourceItems(
   const sinkOptions = { gzip: options.gzip === true || gzipIndex, gzipIndex, filename, ...(options.gzipLevel === undefined ? {} : { gzipLevel: options.gzipLevel }) };
   const commitTimes = options.lastmodFrom === 'git' ? await gitCommitTimes(resolve(options.sourceRoot ?? '.')) : undefined;
   if (options.state === undefined) {
+    if (options.compact === true) throw new SitemapError('SM_BAD_OPTION', 'compact (--compact) packs the files a state remembers; give a state (--state) too');
     // The sink opens the folder on buildSitemaps' first file, after it has checked the options.
     const sink = openDirectorySink(options.outDir, sinkOptions);
     return buildSitemaps(commitTimes === undefined ? items : withCommitTimes(items, commitTimes), options, sink);
@@ -66,6 +70,7 @@ export async function writeSourceItems(
       wasPublished: async (token) => (await publishedRun(options.outDir, filename)) === token,
       openSink: (token) => openDirectorySink(options.outDir, { ...sinkOptions, run: token }),
       ...(commitTimes === undefined ? {} : { commitTimes }),
+      compact: options.compact === true,
     });
   } finally {
     if (typeof options.state === 'string') store.close();

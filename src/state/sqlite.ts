@@ -375,6 +375,26 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
+  async *layout(): AsyncIterable<{ id: number; slot: number; bytes: number; nsBits: number; hasNews: boolean }> {
+    // Read whole before any move: the moves change the index this reads by.
+    const rows = this.#guard(() => {
+      const statement = this.#db.prepare('SELECT id, slot, bytes, ns, news FROM urls WHERE slot IS NOT NULL ORDER BY slot, id');
+      statement.setReturnArrays(true);
+      return statement.all() as unknown as [number, number, number, number, number][];
+    });
+    for (const [id, slot, bytes, nsBits, news] of rows) yield { id, slot, bytes, nsBits, hasNews: news === 1 };
+  }
+
+  async move(moves: readonly { id: number; slot: number }[]): Promise<void> {
+    this.#guard(() => {
+      const move = this.#statement('move', () => 'UPDATE urls SET slot = ? WHERE id = ?');
+      for (const { id, slot } of moves) {
+        this.#saveUndo(id);
+        move.run(slot, id);
+      }
+    });
+  }
+
   async *entries(slot: number): AsyncIterable<StoredEntry> {
     const statement = this.#guard(() => this.#db.prepare('SELECT url, xml, bytes, ns, news, lastmod, lastmod_epoch FROM urls WHERE slot = ? ORDER BY id'));
     statement.setReturnArrays(true);

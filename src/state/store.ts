@@ -155,6 +155,10 @@ export interface StateStore {
   alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }>;
   /** Marks URLs gone as of `now`, last seen at `lastSeen`. */
   markGone(ids: readonly number[], now: Seconds, lastSeen: Seconds | undefined): Promise<void>;
+  /** Every URL that is not gone, in file order (by slot, then id): what `--compact` packs. */
+  layout(): AsyncIterable<{ id: number; slot: number; bytes: number; nsBits: number; hasNews: boolean }>;
+  /** Puts URLs in other slots (`--compact`). */
+  move(moves: readonly { id: number; slot: number }[]): Promise<void>;
   /** The entries of a slot, in file order. */
   entries(slot: number): AsyncIterable<StoredEntry>;
   /**

@@ -36,6 +36,8 @@ export interface StateBuildOptions {
   openSink: (token: string) => SitemapSink;
   /** Last commit times (seconds) by source path, the lastmod of a record with neither its own nor a state time. */
   commitTimes?: ReadonlyMap<string, number>;
+  /** Pack the files that removals left sparse: URLs move up to fill them, and every file whose URLs change is written. @default false */
+  compact?: boolean;
 }
 
 /** Records compared with the state at once: one lookup (one round trip for a server store) per batch. */
@@ -80,6 +82,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
   const limits: SplitLimits = { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP };
   const { store, commitTimes } = state;
+  const compact = state.compact === true;
   const clock = now();
   const time: Seconds = toSeconds(clock);
 
@@ -148,6 +151,18 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       }
       appendToOld = false;
     }
+    if (compact) {
+      // Compaction may move URLs into the new files too: they are planned here and written from the state at the end.
+      let slot = slots.get(nextSlot - 1);
+      if (nextSlot <= firstNewSlot || slot === undefined || !fits(slot, entry.bytes, entry.nsBits, entry.hasNews ? 1 : 0, 1)) {
+        if (!files.fitsAlone(entry)) return NO_FILE;
+        slot = emptySlot();
+        slots.set(nextSlot++, slot);
+      }
+      account(slot, entry);
+      dirty.add(nextSlot - 1);
+      return nextSlot - 1;
+    }
     if (streaming >= 0 && files.tryAdd(streaming, entry)) {
       const slot = slots.get(streaming) as Slot;
       account(slot, entry);
@@ -168,6 +183,42 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     account(slot, entry);
     newest(slot, entry.lastmod, entry.lastmodEpoch);
     return streaming;
+  };
+
+  /** `--compact`: the URLs in file order, packed into the fewest files from slot 0; a file whose URLs change is written again. */
+  const pack = async (): Promise<void> => {
+    const moves: { id: number; slot: number }[] = [];
+    const packed = new Map<number, Slot>();
+    let target = 0;
+    let into = emptySlot();
+    packed.set(0, into);
+    const entry: SerializedEntry = { loc: '', xml: '', bytes: 0, nsBits: 0, hasNews: false, lastmod: undefined, lastmodEpoch: undefined };
+    for await (const row of store.layout()) {
+      if (!fits(into, row.bytes, row.nsBits, row.hasNews ? 1 : 0, 1)) {
+        into = emptySlot();
+        packed.set(++target, into);
+      }
+      entry.bytes = row.bytes;
+      entry.nsBits = row.nsBits;
+      entry.hasNews = row.hasNews;
+      account(into, entry);
+      if (row.slot !== target) {
+        moves.push({ id: row.id, slot: target });
+        dirty.add(row.slot);
+        dirty.add(target);
+      }
+    }
+    await store.move(moves);
+    for (const [n, slot] of packed) {
+      const before = slots.get(n);
+      slot.name = before?.name;
+      slot.bytes = before?.bytes ?? 0;
+      slot.newestLastmod = before?.newestLastmod;
+      slot.newestEpoch = before?.newestEpoch;
+      slot.run = before?.run ?? start.run;
+    }
+    slots.clear();
+    for (const [n, slot] of packed) if (slot.urls > 0) slots.set(n, slot);
   };
 
   const serialized: SerializedEntry = { loc: '', xml: '', bytes: 0, nsBits: 0, hasNews: false, lastmod: undefined, lastmodEpoch: undefined };
@@ -321,6 +372,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       counts.removed = gone.length;
     }
 
+    if (compact) await pack();
+
     let urls = 0;
     for (const slot of slots.values()) urls += slot.urls;
     summary.urls = urls;
@@ -329,7 +382,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     }
 
     // The state's files in slot order: written again from the state when they changed, else kept.
-    for (let n = 0; n < firstNewSlot; n++) {
+    const fromState = compact ? nextSlot : firstNewSlot;
+    for (let n = 0; n < fromState; n++) {
       const slot = slots.get(n);
       if (slot === undefined) continue;
       if (slot.urls === 0) {

@@ -264,3 +264,27 @@ test('--lastmod-from git: each file\'s last commit time, from one git log; the s
   const notRepo = await runCli(args, { cwd: plain, now: T1 });
   assert.equal(notRepo.stderr, `sitemapkit: --lastmod-from git: "${plain}" is not in a git repository\n`);
 });
+
+test('--compact packs the files removals left sparse; without it they stay as they are', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 30)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  // Half of file 1 and half of file 2 go.
+  const left = [...range(5, 10), ...range(15, 30)];
+  await writeFile(join(cwd, 'in.jsonl'), feed(left));
+  const sparse = await runCli(BUILD, { cwd, now: T2 });
+  assert.match(sparse.stdout, /0 added, 0 changed, 10 removed, 20 unchanged; 2 sitemap files written, 1 kept/);
+  assert.deepEqual([...(await listing(out)).keys()], ['sitemap-1b.xml', 'sitemap-2b.xml', 'sitemap-3.xml', 'sitemap.xml']);
+  const packed = await runCli([...BUILD, '--compact'], { cwd, now: T3 });
+  assert.equal(packed.code, 0, packed.stderr);
+  assert.match(packed.stdout, /0 added, 0 changed, 0 removed, 20 unchanged; 2 sitemap files written, 0 kept/);
+  const files = await listing(out);
+  assert.deepEqual([...files.keys()], ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+  const locs = (name: string): string[] => [...(files.get(name)?.bytes.toString() ?? '').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '');
+  assert.deepEqual(locs('sitemap-1.xml'), [...range(5, 10), ...range(15, 20)].map((id) => `${BASE}p/${id}`));
+  assert.deepEqual(locs('sitemap-2.xml'), range(20, 30).map((id) => `${BASE}p/${id}`));
+  const noState = await runCli(['build', '-i', 'in.jsonl', '-o', 'out2', '-b', BASE, '--compact'], { cwd });
+  assert.equal(noState.code, 2);
+  assert.equal(noState.stderr, 'sitemapkit: compact (--compact) packs the files a state remembers; give a state (--state) too\n');
+});

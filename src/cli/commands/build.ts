@@ -29,6 +29,7 @@ export interface BuildFlags {
   progress: boolean;
   state?: string;
   lastmodFrom?: 'git';
+  compact: boolean;
 }
 
 /** How many diagnostics `--json` and the summary carry; the counts cover all of them. */
@@ -50,6 +51,7 @@ export const command = defineCommand<BuildFlags>({
     { flags: '--max-urls <n>', description: 'URLs per file, at most 50000', wholeNumber: true },
     { flags: '--max-bytes <n>', description: 'uncompressed bytes per file, at most 52428800', wholeNumber: true },
     { flags: '--state <file>', description: 'remember URLs between runs in this SQLite file (created if missing): lastmod is when content really changed, unchanged files are kept' },
+    { flags: '--compact', description: 'with --state: pack the files removals left sparse (moving URLs writes the files they leave and join)', default: false },
     { flags: '--lastmod-from <source>', description: "a record with no lastmod (nor a state time) gets its \"path\" file's last git commit time (paths relative to the input's folder)", choices: ['git'] },
     { flags: '--no-progress', description: 'no progress bar (it shows only on a terminal anyway)' },
   ],
@@ -83,6 +85,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
     if (context.now !== undefined) options.now = context.now;
     if (flags.state !== undefined) options.state = resolve(context.cwd, flags.state);
+    if (flags.compact) options.compact = true;
     if (flags.lastmodFrom !== undefined) {
       options.lastmodFrom = flags.lastmodFrom;
       options.sourceRoot = fromStdin ? context.cwd : dirname(resolve(context.cwd, flags.input));
