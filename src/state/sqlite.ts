@@ -215,7 +215,8 @@ export class SqliteStateStore implements StateStore {
         const alive = (db.prepare('SELECT COUNT(*) AS n FROM urls WHERE gone_since IS NULL').get() as { n: number }).n;
         const began = this.#meta('began');
         const previous = this.#meta('last_run_time');
-        const start: RunStart = { run: this.#run, token: this.#token, began: typeof began === 'number' ? began : undefined, previousRun: typeof previous === 'number' ? previous : undefined, files, alive, maxId };
+        const format = this.#meta('format');
+        const start: RunStart = { run: this.#run, token: this.#token, began: typeof began === 'number' ? began : undefined, previousRun: typeof previous === 'number' ? previous : undefined, files, alive, maxId, format: typeof format === 'string' ? format : undefined };
         if (recovered !== undefined) start.recovered = recovered;
         return start;
       });
@@ -403,7 +404,7 @@ export class SqliteStateStore implements StateStore {
     }
   }
 
-  async commit(files: readonly FileState[]): Promise<void> {
+  async commit(files: readonly FileState[], format: string): Promise<void> {
     const db = this.#db;
     this.#guard(() => {
       db.exec('DELETE FROM files');
@@ -411,6 +412,7 @@ export class SqliteStateStore implements StateStore {
       for (const f of files) insert.run(f.slot, f.name, f.urls, f.body, f.bytes, f.news, f.nsBits, f.newestLastmod ?? null, f.newestEpoch ?? null, f.run);
       if (this.#meta('began') === undefined) this.#setMeta('began', this.#now);
       this.#setMeta('last_run_time', this.#now);
+      this.#setMeta('format', format);
       this.#setMeta('pending_token', this.#token);
       if (this.#bulk) db.exec(INDEXES);
       db.exec('COMMIT');

@@ -123,6 +123,8 @@ export interface RunStart {
   alive: number;
   /** Every id given so far is at most this. */
   maxId: number;
+  /** The file format the files were last written in (`commit`'s `format`): another one means every file is written again. */
+  format: string | undefined;
   /** What a leftover run was found to be, if there was one. */
   recovered?: { token: string; outcome: 'kept' | 'undone' };
 }
@@ -165,7 +167,7 @@ export interface StateStore {
    * Commits the run: the files it leaves (slots not listed are dropped) and its rows, with what undoes
    * them until `published` (a run killed before publishing is undone by the next).
    */
-  commit(files: readonly FileState[]): Promise<void>;
+  commit(files: readonly FileState[], format: string): Promise<void>;
   /** The run's files are published: its undo information goes and the state is free for the next run. */
   published(): Promise<void>;
   /** Drops the run's changes and frees the state. */

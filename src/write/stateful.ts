@@ -101,6 +101,10 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     options.onDiagnostic?.(diagnostic);
   };
 
+  // What the files' bytes depend on besides their entries: when it changes, no file can be kept.
+  const format = JSON.stringify({ base: base.href, stem: filename, gzip, gzipIndex, stylesheet: stylesheet ?? null });
+  const sameFormat = start.format === format;
+  const extension = gzip ? '.xml.gz' : '.xml';
   const files = new FileSet(sink, { base, stem: filename, gzip, gzipIndex, stylesheet, limits, alwaysIndex: true });
   const slots = new Map<number, Slot>();
   for (const f of start.files) slots.set(f.slot, { ...f });
@@ -382,7 +386,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     }
 
     // The state's files in slot order: written again from the state when they changed, else kept.
-    const fromState = compact ? nextSlot : firstNewSlot;
+    const fromState = compact ? Math.max(nextSlot, ...[...slots.keys()].map((n) => n + 1)) : firstNewSlot;
     for (let n = 0; n < fromState; n++) {
       const slot = slots.get(n);
       if (slot === undefined) continue;
@@ -392,7 +396,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       }
       const part: SitemapPart = { urls: slot.urls, bytes: slot.bytes };
       if (slot.newestLastmod !== undefined) part.newestLastmod = slot.newestLastmod;
-      if (!dirty.has(n) && slot.name !== undefined && (await files.keep(n, slot.name, part))) {
+      const named = slot.name === `${filename}-${n + 1}${extension}` || slot.name === `${filename}-${n + 1}b${extension}`;
+      if (!dirty.has(n) && sameFormat && named && slot.name !== undefined && (await files.keep(n, slot.name, part))) {
         counts.filesKept++;
         continue;
       }
@@ -408,7 +413,9 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
         serialized.hasNews = entry.hasNews;
         serialized.lastmod = entry.lastmod;
         serialized.lastmodEpoch = entry.lastmodEpoch;
-        if (!files.tryAdd(n, serialized)) throw new SitemapError('SM_STATE_UNREADABLE', `state "${store.label}": file slot ${n} holds more than one file can; the state does not match its files`);
+        if (!files.tryAdd(n, serialized)) {
+          throw new SitemapError('SM_BAD_OPTION', `file ${n + 1} of state "${store.label}" holds more than --max-urls / --max-bytes now allow (${slot.urls} URLs, ${slot.body} bytes of entries); run with --compact to pack its URLs into files of the new size`);
+        }
         newest(slot, entry.lastmod, entry.lastmodEpoch);
         const wait = files.takeWait();
         if (wait !== undefined) await wait;
@@ -424,7 +431,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       if (slot.run === start.run) counts.filesWritten++;
       fileStates.push({ slot: n, name, urls: part.urls, body: slot.body, bytes: part.bytes, news: slot.news, nsBits: slot.nsBits, newestLastmod: slot.newestLastmod, newestEpoch: slot.newestEpoch, run: slot.run });
     }
-    await store.commit(fileStates);
+    await store.commit(fileStates, format);
     await sink.commit(summary.files.map((f) => f.name));
     await store.published();
     return summary;

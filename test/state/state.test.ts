@@ -288,3 +288,21 @@ test('--compact packs the files removals left sparse; without it they stay as th
   assert.equal(noState.code, 2);
   assert.equal(noState.stderr, 'sitemapkit: compact (--compact) packs the files a state remembers; give a state (--state) too\n');
 });
+
+test('a change of format (gzip on) writes every file again, so no set mixes formats; smaller files need --compact', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 25)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  const gzipped = await runCli([...BUILD, '--gzip'], { cwd, now: T2 });
+  assert.match(gzipped.stdout, /0 added, 0 changed, 0 removed, 25 unchanged; 3 sitemap files written, 0 kept/);
+  assert.deepEqual([...(await listing(out)).keys()], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml']);
+  // Files of 5 URLs: the files of 10 stay until one must be written again, which needs --compact.
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(1, 25)));
+  const smaller = await runCli([...BUILD.slice(0, -3), '--max-urls', '5', '--no-progress', '--gzip'], { cwd, now: T3 });
+  assert.equal(smaller.code, 2);
+  assert.equal(smaller.stderr, `sitemapkit: file 1 of state "${join(cwd, 'state.db')}" holds more than --max-urls / --max-bytes now allow (9 URLs, 1494 bytes of entries); run with --compact to pack its URLs into files of the new size\n`);
+  const packed = await runCli([...BUILD.slice(0, -3), '--max-urls', '5', '--no-progress', '--gzip', '--compact'], { cwd, now: T3 });
+  assert.equal(packed.code, 0, packed.stderr);
+  assert.match(packed.stdout, /0 added, 0 changed, 1 removed, 24 unchanged; 5 sitemap files written, 0 kept/);
+});
