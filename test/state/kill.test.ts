@@ -92,6 +92,38 @@ test('a build with --state killed (SIGKILL) at any file system call leaves state
   assert.ok(recovered.kept > 0 && recovered.undone > 0, `runs settled: ${JSON.stringify(recovered)} of ${killed}`);
 });
 
+test('a first run with a fresh state killed at any file system call leaves no half state: the retry and the run after it give what uninterrupted runs give', { timeout: 900_000 }, async () => {
+  const template = await tempDir();
+  await writeFile(join(template, 'in.jsonl'), OLD);
+  const then = async (cwd: string): Promise<Awaited<ReturnType<typeof outcome>>> => {
+    await writeFile(join(cwd, 'in.jsonl'), NEW);
+    const next = await runCli(BUILD, { cwd, now: T2 });
+    assert.equal(next.code, 0, next.stderr);
+    return outcome(cwd);
+  };
+  const reference = await tempDir();
+  await cp(template, reference, { recursive: true });
+  const counts = join(reference, 'counts.json');
+  assert.equal((await runChild(reference, { SITEMAPKIT_TEST_NOW: String(T1), SITEMAPKIT_TEST_COUNT_FS: counts })).code, 0);
+  const { fs: calls } = JSON.parse(await readFile(counts, 'utf8')) as { fs: number };
+  const expected = await then(reference);
+  assert.equal(expected.urls.length, 40);
+  let killed = 0;
+  for (let at = 1; at <= calls; at++) {
+    const cwd = await tempDir();
+    await cp(template, cwd, { recursive: true });
+    const child = await runChild(cwd, { SITEMAPKIT_TEST_NOW: String(T1), SITEMAPKIT_TEST_KILL_AT_FS: String(at) });
+    assert.equal(child.signal, 'SIGKILL', `kill at call ${at}: ${child.stderr}`);
+    killed++;
+    const retry = await runCli(BUILD, { cwd, now: T1 });
+    assert.equal(retry.code, 0, `after a kill at call ${at}: ${retry.stderr}`);
+    const got = await then(cwd);
+    assert.deepEqual(got.since, expected.since, `kill at call ${at}: the change feed`);
+    assert.deepEqual(got.files, expected.files, `kill at call ${at}: the published files`);
+  }
+  assert.ok(killed >= 15, `only ${killed} kill points`);
+});
+
 test('two runs on one state at once: the second is refused, naming the first (process, host, start time); the first completes', { timeout: 120_000 }, async () => {
   const cwd = await tempDir();
   await writeFile(join(cwd, 'in.jsonl'), OLD);
