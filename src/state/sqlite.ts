@@ -11,6 +11,7 @@ import { kill } from 'node:process';
 import type * as NodeSqlite from 'node:sqlite';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { SitemapError } from '../errors.ts';
+import { fingerprint } from '../normalize/fingerprint.ts';
 import { formatSeconds } from './time.ts';
 import type { BeginOptions, ChangeFeed, ChangedUrl, FileState, RunOwner, RunStart, Seconds, StateStore, StoredEntry, StoredUrl, UrlWrite } from './store.ts';
 
@@ -21,14 +22,14 @@ const INSERT_BATCH = 32;
 /** Rows read ahead at once in id order; each read is a statement of its own, so the run's writes never change a table under an open one. */
 const READ_AHEAD = 2048;
 
-const URL_COLUMNS = 'id, url, fingerprint, bare, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, first_seen, changed_at, added_at, added_run, changed_run, last_seen, gone_since, gone_run, path';
+const URL_COLUMNS = 'id, url, uh, fingerprint, bare, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, first_seen, changed_at, added_at, added_run, changed_run, last_seen, gone_since, gone_run, path';
 const FILE_COLUMNS = 'slot, name, urls, body, bytes, news, ns, newest_lastmod, newest_epoch, run';
 
 const SCHEMA = `
 CREATE TABLE sitemapkit_state (version INTEGER NOT NULL);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value ANY) WITHOUT ROWID;
 CREATE TABLE urls (
-  id INTEGER PRIMARY KEY, url TEXT NOT NULL, fingerprint TEXT, bare INTEGER NOT NULL, xml TEXT NOT NULL, bytes INTEGER NOT NULL,
+  id INTEGER PRIMARY KEY, url TEXT NOT NULL, uh INTEGER NOT NULL, fingerprint TEXT, bare INTEGER NOT NULL, xml TEXT NOT NULL, bytes INTEGER NOT NULL,
   ns INTEGER NOT NULL, news INTEGER NOT NULL, lastmod TEXT, lastmod_epoch REAL, slot INTEGER,
   first_seen INTEGER NOT NULL, changed_at INTEGER, added_at INTEGER NOT NULL, added_run INTEGER NOT NULL,
   changed_run INTEGER, last_seen INTEGER, gone_since INTEGER, gone_run INTEGER, path TEXT);
@@ -42,9 +43,13 @@ CREATE UNIQUE INDEX undo_urls_id ON undo_urls (id);
 CREATE TABLE undo_files AS SELECT * FROM files WHERE 0;
 CREATE TABLE undo_meta AS SELECT * FROM meta WHERE 0;
 `;
-/** Dropped while a fresh state takes its first rows, and built once at the end: a sorted build beats a million inserts into a B-tree. */
+/**
+ * Dropped while a fresh state takes its first rows, and built once at the end: a sorted build beats a
+ * million inserts into a B-tree. URLs are found by a 53-bit hash (`uh`, the URL compared after): an
+ * index of integers builds in well under half the time of one of the URLs and is a fraction of the size.
+ */
 const INDEXES = `
-CREATE INDEX IF NOT EXISTS urls_url ON urls (url);
+CREATE INDEX IF NOT EXISTS urls_url ON urls (uh);
 CREATE INDEX IF NOT EXISTS urls_slot ON urls (slot, id) WHERE slot IS NOT NULL;
 `;
 
@@ -269,9 +274,9 @@ export class SqliteStateStore implements StateStore {
           results.push(storedOf(next));
           continue;
         }
-        const byUrl = this.#statement('lookup', () => `SELECT ${LOOKUP_COLUMNS} FROM urls WHERE url = ? ORDER BY id LIMIT 1`);
+        const byUrl = this.#statement('lookup', () => `SELECT ${LOOKUP_COLUMNS} FROM urls WHERE uh = ? ORDER BY id`);
         byUrl.setReturnArrays(true);
-        const row = byUrl.get(url) as unknown as LookupRow | undefined;
+        const row = (byUrl.all(urlHash(url)) as unknown as LookupRow[]).find((candidate) => candidate[1] === url);
         if (row !== undefined && row[0] <= this.#ahead.end && next !== undefined && row[0] > next[0]) this.#skipTo(row[0]);
         results.push(row === undefined ? undefined : storedOf(row));
       }
@@ -337,7 +342,7 @@ export class SqliteStateStore implements StateStore {
       }
       let at = 0;
       if (fresh.length >= INSERT_BATCH) {
-        const many = this.#statement('insertMany', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(20)})`).join(', ')}`);
+        const many = this.#statement('insertMany', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(21)})`).join(', ')}`);
         const values: (string | number | null)[] = [];
         for (; at + INSERT_BATCH <= fresh.length; at += INSERT_BATCH) {
           values.length = 0;
@@ -352,7 +357,7 @@ export class SqliteStateStore implements StateStore {
   #insertOne(row: UrlWrite, old: { first_seen: number; added_at: number; added_run: number; changed_run: number | null } | undefined): void {
     const values: (string | number | null)[] = [];
     pushValues(values, row, this.#run, this.#now, old);
-    this.#statement('insertOne', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES (${placeholders(20)})`).run(...values);
+    this.#statement('insertOne', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES (${placeholders(21)})`).run(...values);
   }
 
   /** Keeps a row's state before the run first changes it (later changes in the run keep the first copy). */
@@ -524,10 +529,18 @@ export class SqliteStateStore implements StateStore {
 function pushValues(values: (string | number | null)[], row: UrlWrite, run: number, now: Seconds, old: { first_seen: number; added_at: number; added_run: number; changed_run: number | null } | undefined): void {
   const added = row.addedAt !== undefined;
   values.push(
-    row.id, row.url, row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
+    row.id, row.url, urlHash(row.url), row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
     old?.first_seen ?? now, row.changedAt ?? null, added ? (row.addedAt as number) : (old?.added_at ?? now), added ? run : (old?.added_run ?? run),
     row.changed === true ? run : (old?.changed_run ?? null), null, null, null, row.path ?? null,
   );
+}
+
+const hashParts = new Uint32Array(2);
+
+/** The URL's 64-bit fingerprint cut to 53 bits: exact as a JavaScript number and as an SQLite integer. */
+function urlHash(url: string): number {
+  fingerprint(url, hashParts, 0);
+  return (hashParts[0] as number) * 2 ** 21 + ((hashParts[1] as number) >>> 11);
 }
 
 function storedOf([id, url, fingerprint, bare, lastmod, changedAt, slot, goneSince, firstSeen, bytes, news]: LookupRow): StoredUrl {

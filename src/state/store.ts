@@ -43,7 +43,7 @@ export interface UrlWrite {
   url: string;
   fingerprint: string | undefined;
   bare: number;
-  /** The `<url>` element as written, lastmod included. */
+  /** The `<url>` element as written (lastmod included) after its `</loc>`: the rest is `<url><loc>` and the URL escaped. */
   xml: string;
   bytes: number;
   nsBits: number;
@@ -63,6 +63,7 @@ export interface UrlWrite {
 /** One stored `<url>` entry of a file, in file order, as the writer needs it again. */
 export interface StoredEntry {
   url: string;
+  /** The element after its `</loc>`, as in `UrlWrite`. */
   xml: string;
   bytes: number;
   nsBits: number;
