@@ -365,10 +365,15 @@ export class SqliteStateStore implements StateStore {
     this.#statement('saveUndo', () => 'INSERT OR IGNORE INTO undo_urls SELECT * FROM urls WHERE id = ? AND id <= (SELECT value FROM meta WHERE key = \'id_floor\')').run(id);
   }
 
-  async *alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }> {
-    const statement = this.#guard(() => this.#db.prepare('SELECT id, slot, bytes, news FROM urls WHERE gone_since IS NULL AND id <= ? ORDER BY id'));
+  async *alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }[]> {
+    const statement = this.#statement('alive', () => `SELECT id, slot, bytes, news FROM urls WHERE gone_since IS NULL AND id > ? AND id <= ? ORDER BY id LIMIT ${READ_AHEAD}`);
     statement.setReturnArrays(true);
-    for (const [id, slot, bytes, news] of statement.iterate(maxId) as unknown as Iterable<[number, number, number, number]>) yield { id, slot, bytes, hasNews: news === 1 };
+    for (let after = 0; ; ) {
+      const rows = this.#guard(() => statement.all(after, maxId) as unknown as [number, number, number, number][]);
+      if (rows.length === 0) return;
+      after = (rows[rows.length - 1] as [number, number, number, number])[0];
+      yield rows.map(([id, slot, bytes, news]) => ({ id, slot, bytes, hasNews: news === 1 }));
+    }
   }
 
   async markGone(ids: readonly number[], now: Seconds, lastSeen: Seconds | undefined): Promise<void> {
@@ -401,11 +406,14 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
-  async *entries(slot: number): AsyncIterable<StoredEntry> {
-    const statement = this.#guard(() => this.#db.prepare('SELECT url, xml, bytes, ns, news, lastmod, lastmod_epoch FROM urls WHERE slot = ? ORDER BY id'));
+  async *entries(slot: number): AsyncIterable<StoredEntry[]> {
+    const statement = this.#statement('entries', () => `SELECT id, url, xml, bytes, ns, news, lastmod, lastmod_epoch FROM urls WHERE slot = ? AND id > ? ORDER BY id LIMIT ${READ_AHEAD}`);
     statement.setReturnArrays(true);
-    for (const [url, xml, bytes, nsBits, news, lastmod, lastmodEpoch] of statement.iterate(slot) as unknown as Iterable<[string, string, number, number, number, string | null, number | null]>) {
-      yield { url, xml, bytes, nsBits, hasNews: news === 1, lastmod: lastmod ?? undefined, lastmodEpoch: lastmodEpoch ?? undefined };
+    for (let after = 0; ; ) {
+      const rows = this.#guard(() => statement.all(slot, after) as unknown as [number, string, string, number, number, number, string | null, number | null][]);
+      if (rows.length === 0) return;
+      after = (rows[rows.length - 1] as [number, ...unknown[]])[0];
+      yield rows.map(([, url, xml, bytes, nsBits, news, lastmod, lastmodEpoch]) => ({ url, xml, bytes, nsBits, hasNews: news === 1, lastmod: lastmod ?? undefined, lastmodEpoch: lastmodEpoch ?? undefined }));
     }
   }
 

@@ -154,16 +154,16 @@ export interface StateStore {
   lookup(urls: readonly string[]): Promise<(StoredUrl | undefined)[]>;
   /** Writes rows (new ones, replacements, in-place updates). */
   write(rows: readonly UrlWrite[]): Promise<void>;
-  /** The URLs that are not gone, by id ascending, up to `maxId`: their slot and what they take of it. */
-  alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }>;
+  /** The URLs that are not gone, by id ascending, up to `maxId`: their slot and what they take of it; a batch at a time. */
+  alive(maxId: number): AsyncIterable<{ id: number; slot: number; bytes: number; hasNews: boolean }[]>;
   /** Marks URLs gone as of `now`, last seen at `lastSeen`. */
   markGone(ids: readonly number[], now: Seconds, lastSeen: Seconds | undefined): Promise<void>;
   /** Every URL that is not gone, in file order (by slot, then id): what `--compact` packs. */
   layout(): AsyncIterable<{ id: number; slot: number; bytes: number; nsBits: number; hasNews: boolean }>;
   /** Puts URLs in other slots (`--compact`). */
   move(moves: readonly { id: number; slot: number }[]): Promise<void>;
-  /** The entries of a slot, in file order. */
-  entries(slot: number): AsyncIterable<StoredEntry>;
+  /** The entries of a slot, in file order, a batch at a time. */
+  entries(slot: number): AsyncIterable<StoredEntry[]>;
   /**
    * Commits the run: the files it leaves (slots not listed are dropped) and its rows, with what undoes
    * them until `published` (a run killed before publishing is undone by the next).

@@ -361,7 +361,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     // URLs of the state this run did not see are gone; their files change.
     if (seenCount < start.alive) {
       const gone: number[] = [];
-      for await (const { id, slot, bytes, hasNews } of store.alive(maxId)) {
+      for await (const batch of store.alive(maxId)) for (const { id, slot, bytes, hasNews } of batch) {
         if (wasSeen(id)) continue;
         gone.push(id);
         const from = slots.get(slot);
@@ -405,7 +405,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       slot.newestLastmod = undefined;
       slot.run = start.run;
       files.open(n);
-      for await (const entry of store.entries(n)) {
+      for await (const batch of store.entries(n)) for (const entry of batch) {
         serialized.loc = entry.url;
         serialized.xml = `<url><loc>${escapeUri(entry.url)}</loc>${entry.xml}`;
         serialized.bytes = entry.bytes;
