@@ -145,7 +145,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   const emptySlot = (): Slot => ({ urls: 0, body: 0, news: 0, nsBits: 0, name: undefined, bytes: 0, newestLastmod: undefined, newestEpoch: undefined, run: start.run });
 
   /** Places an entry at the end of the set: the state's last file while it has room, then files built now. */
-  const append = async (entry: SerializedEntry): Promise<number> => {
+  /** Returns a promise only when a file closes or the sink asks to wait, so the usual entry costs no microtask. */
+  const append = (entry: SerializedEntry): number | Promise<number> => {
     if (appendToOld) {
       const slot = slots.get(firstNewSlot - 1) as Slot;
       if (fits(slot, entry.bytes, entry.nsBits, entry.hasNews ? 1 : 0, 1)) {
@@ -167,25 +168,30 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       dirty.add(nextSlot - 1);
       return nextSlot - 1;
     }
-    if (streaming >= 0 && files.tryAdd(streaming, entry)) {
-      const slot = slots.get(streaming) as Slot;
+    const current = streaming;
+    if (current >= 0 && files.tryAdd(current, entry)) {
+      const slot = slots.get(current) as Slot;
       account(slot, entry);
       newest(slot, entry.lastmod, entry.lastmodEpoch);
       const wait = files.takeWait();
-      if (wait !== undefined) await wait;
-      return streaming;
+      return wait === undefined ? current : wait.then(() => current);
     }
     if (!files.fitsAlone(entry)) return NO_FILE;
+    return openNext(entry);
+  };
+
+  /** Closes the file being built and opens the next with the entry. */
+  const openNext = async (entry: SerializedEntry): Promise<number> => {
     if (streaming >= 0) await files.close(streaming);
     streaming = nextSlot++;
     files.open(streaming);
     files.tryAdd(streaming, entry);
-    const wait = files.takeWait();
-    if (wait !== undefined) await wait;
     const slot = emptySlot();
     slots.set(streaming, slot);
     account(slot, entry);
     newest(slot, entry.lastmod, entry.lastmodEpoch);
+    const wait = files.takeWait();
+    if (wait !== undefined) await wait;
     return streaming;
   };
 
@@ -302,7 +308,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
           continue;
         }
       }
-      const placed = await append(serialized);
+      const appended = append(serialized);
+      const placed = typeof appended === 'number' ? appended : await appended;
       if (placed === NO_FILE) {
         report({ rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc });
         summary.dropped++;
