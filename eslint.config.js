@@ -8,6 +8,8 @@ const PURE = [
   'src/normalize/**',
   'src/write/**',
   'src/errors.ts',
+  'src/state/store.ts',
+  'src/state/time.ts',
   'src/sources/lines.ts',
   'src/sources/kind.ts',
   'src/sources/site-url.ts',

@@ -11,7 +11,10 @@ export type SitemapErrorCode =
   | 'SM_NOTHING_TO_WRITE'
   | 'SM_STRICT_FAILED'
   | 'SM_INDEX_LIMIT'
-  | 'SM_FETCH_FAILED';
+  | 'SM_FETCH_FAILED'
+  | 'SM_STATE_UNREADABLE'
+  | 'SM_STATE_BUSY'
+  | 'SM_GIT_FAILED';
 
 export interface SitemapErrorOptions {
   cause?: unknown;

@@ -1,7 +1,9 @@
 /** sitemapkit: complete, correct and truthful sitemaps. */
 export { writeSitemaps, writeSourceItems, type WriteSitemapsOptions } from './publish/write-sitemaps.ts';
 export { buildSitemaps } from './write/build.ts';
-export type { BuildOptions, BuildProgress, BuildSummary, SitemapSink, SourceItem, WrittenFile } from './model/pipeline.ts';
+export type { BuildOptions, BuildProgress, BuildSummary, SitemapSink, SourceItem, SourceRecord, StateRunSummary, WrittenFile } from './model/pipeline.ts';
+export { openSqliteState, SqliteStateStore } from './state/sqlite.ts';
+export type { ChangeFeed, ChangedUrl, FileState, StateStore, StoredEntry, StoredUrl, UrlWrite } from './state/store.ts';
 export { fromCsv, fromJsonLines, fromText, readInput, readSource, type InputFormat, type ReadInputOptions } from './sources/index.ts';
 export { readSiteFolder, VERDICTS, type FileVerdict, type SiteFolderOptions, type Verdict } from './sources/folder.ts';
 export { readPage, parseSelectors, contentOf, fingerprintHtml, type PageFacts, type ReadPageOptions } from './html/index.ts';

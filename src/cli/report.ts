@@ -21,6 +21,11 @@ export function formatSummary(summary: BuildSummary, outDir: string): string {
     if (files.length > FILES_SHOWN && i === FILES_SHOWN - 2) text += `  … ${files.length - FILES_SHOWN + 2} more\n`;
     text += `  ${file.name.padEnd(width)}  ${describeFile(file)}\n`;
   }
+  const state = summary.state;
+  if (state !== undefined) {
+    text += `State run ${n(state.run)}: ${n(state.added)} added, ${n(state.changed)} changed, ${n(state.removed)} removed, ${n(state.unchanged)} unchanged; ${plural(state.filesWritten, 'sitemap file')} written, ${n(state.filesKept)} kept as published\n`;
+    if (state.recovered !== undefined) text += `An interrupted earlier run was ${state.recovered === 'kept' ? 'found published and kept' : 'found unpublished and undone'} first\n`;
+  }
   const entry = files[files.length - 1];
   if (entry !== undefined) text += `Entry point: ${entry.url}\nTell crawlers with this robots.txt line: Sitemap: ${entry.url}\n`;
   return text + formatFindings(summary);

@@ -16,6 +16,7 @@ const LOAD: Record<CommandName, () => Promise<{ command: CommandDefinition }>> =
   parse: () => import('./commands/parse.ts'),
   validate: () => import('./commands/validate.ts'),
   discover: () => import('./commands/discover.ts'),
+  changes: () => import('./commands/changes.ts'),
 };
 
 interface Invocation {

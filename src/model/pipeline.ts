@@ -88,6 +88,27 @@ export interface BuildSummary {
   diagnostics: Diagnostic[];
   /** Count per rule and level, e.g. `{ "R11:error": 3 }`, over all diagnostics. */
   counts: FindingCounts;
+  /** With a state store: what the run changed. */
+  state?: StateRunSummary;
+}
+
+/** What a run with a state store found and did. */
+export interface StateRunSummary {
+  /** The run's number in the state (1 for its first). */
+  run: number;
+  /** URLs new to the state, or back after they went. */
+  added: number;
+  /** URLs whose content changed. */
+  changed: number;
+  removed: number;
+  /** URLs written as before. */
+  unchanged: number;
+  /** Sitemap files written (new or changed), the index not counted. */
+  filesWritten: number;
+  /** Sitemap files kept as published, bytes and mtime. */
+  filesKept: number;
+  /** A run left half done by an earlier process, found and settled at the start: kept (its files were published) or undone. */
+  recovered?: 'kept' | 'undone';
 }
 
 /**

@@ -3,7 +3,7 @@
  * order, each input finding reported before the entry it came with, as if records went one by one.
  */
 import type { Diagnostic } from '../model/diagnostic.ts';
-import type { SourceItem } from '../model/pipeline.ts';
+import type { SourceItem, SourceRecord } from '../model/pipeline.ts';
 import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from './dedupe.ts';
 import { RecordNormalizer, type NormalizedEntry, type NormalizeOptions } from './record.ts';
 
@@ -14,8 +14,8 @@ export interface StageCounts {
   duplicates: number;
 }
 
-/** Takes an entry to write; returns a promise only when the stage must wait before the next one. */
-export type EntryConsumer = (entry: NormalizedEntry, line: number) => Promise<void> | undefined;
+/** Takes an entry to write (with the source record it came from); returns a promise only when the stage must wait before the next one. */
+export type EntryConsumer = (entry: NormalizedEntry, line: number, source: SourceRecord) => Promise<void> | undefined;
 
 const PROGRESS_EVERY = 16_384;
 
@@ -94,7 +94,7 @@ export class NormalizeStage {
       if (seenBefore === NEW_TABLE_FULL) {
         report({ rule: 'R25', level: 'info', message: `over ${this.#seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
       }
-      const pending = consume(entry, line);
+      const pending = consume(entry, line, item as SourceRecord);
       if (pending !== undefined) await pending;
     }
     batch.length = 0;

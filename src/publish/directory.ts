@@ -47,6 +47,8 @@ const FOREIGN_STALE_MS = 24 * 60 * 60 * 1000;
 interface Commit {
   stem: string;
   files: string[];
+  /** The state run that published the set (`--state`), so a run killed after committing its state is known published or not. */
+  run?: string;
 }
 
 interface Owner {
@@ -88,6 +90,8 @@ export interface DirectorySinkOptions {
   filename: string;
   /** zlib level, 0–9. @default 6 */
   gzipLevel?: number;
+  /** The state run's token, recorded in the manifest. */
+  run?: string;
 }
 
 /**
@@ -202,6 +206,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         const files = [...names, ...[...kept].filter((name) => !names.includes(name))];
         await refuseFilesOfOtherSets(outDir, options.filename, files);
         const commit: Commit = { stem: options.filename, files };
+        if (options.run !== undefined) commit.run = options.run;
         await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
         committed = true;
         await applyCommit(outDir, folder, commit);
@@ -224,6 +229,33 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
       if (!committed && made !== undefined) await removeEmptyFolders(outDir, made);
     },
   };
+}
+
+/**
+ * The state run that published the `stem` set in `outDir` (its manifest's `run`), once an interrupted
+ * publish of that set is rolled forward or cleared: a run that wrote its commit marker counts as
+ * published, as the next run completes it. Undefined when no set is published there.
+ */
+export async function publishedRun(outDir: string, stem: string): Promise<string | undefined> {
+  if (!(await isFolder(outDir))) return undefined;
+  const claim = await claimStem(outDir, stem);
+  try {
+    await recoverInterruptedRuns(outDir, '', stem);
+  } catch (error) {
+    if (error instanceof SitemapError) throw error;
+    throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot recover an interrupted run in "${outDir}": ${describeFsError(error)}`, { cause: error });
+  } finally {
+    await releaseStem(outDir, claim);
+  }
+  return (await readCommit(join(outDir, manifestName(stem))))?.run;
+}
+
+async function isFolder(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function bothKeptAndWritten(name: string): SitemapError {
@@ -597,10 +629,10 @@ async function readCommit(path: string): Promise<Commit | undefined> {
   } catch {
     return undefined;
   }
-  const { stem, files } = (parsed ?? {}) as { stem?: unknown; files?: unknown };
+  const { stem, files, run } = (parsed ?? {}) as { stem?: unknown; files?: unknown; run?: unknown };
   const isName = (n: unknown): n is string => typeof n === 'string' && /^[A-Za-z0-9._-]+$/.test(n) && n !== '.' && n !== '..';
   if (!isName(stem) || !Array.isArray(files) || !files.every(isName)) return undefined;
-  return { stem, files };
+  return typeof run === 'string' ? { stem, files, run } : { stem, files };
 }
 
 function describeFsError(error: unknown): string {

@@ -10,10 +10,12 @@ import { Readable, pipeline } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { SitemapError } from '../errors.ts';
 import { excerpt } from '../model/diagnostic.ts';
-import type { SourceItem } from '../model/pipeline.ts';
+import type { SourceItem, SourceRecord } from '../model/pipeline.ts';
 import { MAX_LINE_BYTES } from './lines.ts';
 
 const COLUMNS = new Set(['loc', 'lastmod', 'changefreq', 'priority']);
+/** Columns read onto the source record rather than the entry: the content fingerprint and the source file, for a state store. */
+const SOURCE_COLUMNS = ['fingerprint', 'path'] as const;
 const LINE_BREAK = /\r\n|\r|\n/g;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -92,7 +94,7 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
           yield { line, diagnostic: { rule: 'INPUT', level: 'error', message: `the CSV header has no "loc" (or "url") column; columns found: ${excerpt(columns.join(', '))}`, line }, header: true };
           return;
         }
-        const unknown = columns.filter((c) => !COLUMNS.has(c));
+        const unknown = columns.filter((c) => !COLUMNS.has(c) && !(SOURCE_COLUMNS as readonly string[]).includes(c));
         if (unknown.length > 0) {
           yield { line, diagnostic: { rule: 'INPUT', level: 'warn', message: `CSV columns ignored: ${excerpt(unknown.join(', '))}`, line }, header: true };
         }
@@ -103,7 +105,12 @@ export async function* fromCsv(source: AsyncIterable<Uint8Array> | Iterable<Uint
         const value = fields[header.get(column) ?? -1];
         if (value !== undefined && value.trim() !== '') record[column] = value;
       }
-      yield { line, record };
+      const item: SourceRecord = { line, record };
+      for (const column of SOURCE_COLUMNS) {
+        const value = fields[header.get(column) ?? -1];
+        if (value !== undefined && value.trim() !== '') item[column] = value.trim();
+      }
+      yield item;
     }
   } catch (error) {
     if (!overlong || !(error instanceof CsvError)) throw error;

@@ -1,6 +1,10 @@
-/** JSON Lines input: one record object (or a bare URL string) a line; `url` is read as `loc` when there is no `loc`, as in CSV. */
+/**
+ * JSON Lines input: one record object (or a bare URL string) a line; `url` is read as `loc` when there
+ * is no `loc`, as in CSV. A record's own `fingerprint` (a string) and `path` (a string) are lifted out
+ * of it onto the `SourceRecord`, for a state store, so they are no fields of the sitemap entry.
+ */
 import { excerpt } from '../model/diagnostic.ts';
-import type { SourceItem } from '../model/pipeline.ts';
+import type { SourceItem, SourceRecord } from '../model/pipeline.ts';
 import { readLines } from './lines.ts';
 
 export async function* fromJsonLines(source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): AsyncGenerator<SourceItem> {
@@ -18,7 +22,7 @@ export async function* fromJsonLines(source: AsyncIterable<Uint8Array> | Iterabl
       yield { line: line.line, diagnostic: { rule: 'INPUT', level: 'error', message: `line skipped: not valid JSON (${excerpt(reason, 160)})`, line: line.line } };
       continue;
     }
-    yield { line: line.line, record: withLoc(value) };
+    yield lifted(line.line, withLoc(value));
   }
 }
 
@@ -27,4 +31,22 @@ function withLoc(value: unknown): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.hasOwn(value, 'loc') || !Object.hasOwn(value, 'url')) return value;
   const { url, ...rest } = value as Record<string, unknown>;
   return { loc: url, ...rest };
+}
+
+/** The record with its `fingerprint` and `path` strings moved onto the source record; other types of them stay, and are reported as unknown fields. */
+export function lifted(line: number, value: unknown): SourceRecord {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line, record: value };
+  const { fingerprint, path } = value as { fingerprint?: unknown; path?: unknown };
+  if (typeof fingerprint !== 'string' && typeof path !== 'string') return { line, record: value };
+  const record: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  const item: SourceRecord = { line, record };
+  if (typeof fingerprint === 'string') {
+    item.fingerprint = fingerprint;
+    delete record['fingerprint'];
+  }
+  if (typeof path === 'string') {
+    item.path = path;
+    delete record['path'];
+  }
+  return item;
 }

@@ -131,7 +131,7 @@ export function parseBaseUrl(baseUrl: string): URL {
 /** A path whose last segment ends in an extension of the files a sitemap URL names (sitemaps, pages, feeds, archives). */
 const FILE_NAME = /\/[^/]*\.(?:xml|gz|txt|html?|xhtml|php|aspx?|jsp|json|jsonl|ndjson|csv|rss|atom|xsl|zip|zst|br)$/i;
 
-function checkLimit(name: string, value: number, max: number): void {
+export function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {
     throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number from 1 to ${max}, got ${value}`);
   }

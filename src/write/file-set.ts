@@ -25,6 +25,8 @@ export interface FileSetOptions {
   stylesheet: string | undefined;
   /** Per file; `maxBytes` holds for the index too. */
   limits: SplitLimits;
+  /** The entry point is an index even of one file (a state's build: the first file keeps its name as files are added). @default false */
+  alwaysIndex?: boolean;
 }
 
 /** Finishing one file (the end of its compression, the disk write) overlaps building the next. */
@@ -52,6 +54,13 @@ interface StagedFile {
   written: Promise<{ compressedBytes?: number; name?: string }>;
 }
 
+/** A file of the set by slot, under the name it is published as. */
+export interface PublishedFile {
+  slot: number;
+  name: string;
+  part: SitemapPart;
+}
+
 export class FileSet implements OpenFiles {
   readonly #sink: SitemapSink;
   readonly #options: FileSetOptions;
@@ -69,6 +78,7 @@ export class FileSet implements OpenFiles {
   #indexBytes: number;
   #urls = 0;
   #wait: Promise<void> | undefined;
+  #published: PublishedFile[] = [];
 
   constructor(sink: SitemapSink, options: FileSetOptions) {
     this.#sink = sink;
@@ -115,6 +125,36 @@ export class FileSet implements OpenFiles {
     return this.#probe.fitsAlone(entry.bytes, entry.nsBits);
   }
 
+  /**
+   * Keeps the published file `name` in `slot` as it is (`SitemapSink.keep`): listed in the index with
+   * `part`'s totals, never re-serialized. Returns false, keeping nothing, when the published set has no
+   * such file (the caller writes the slot again).
+   */
+  async keep(slot: number, name: string, part: SitemapPart): Promise<boolean> {
+    if (!Number.isInteger(slot) || slot < 0 || this.#used.has(slot)) throw new RangeError(`file slot ${slot} cannot be kept: slots are whole numbers from 0, each used once`);
+    try {
+      await this.#sink.keep(name);
+    } catch (error) {
+      if (error instanceof SitemapError && error.code === 'SM_OUTPUT_CONFLICT' && error.message.startsWith('cannot keep')) return false;
+      throw error;
+    }
+    this.#used.add(slot);
+    const held = this.#held;
+    if (held !== undefined) {
+      this.#held = undefined;
+      this.#list(this.#childName(held.slot), held.part);
+      await this.#stage(this.#childName(held.slot), held);
+    }
+    this.#list(name, part);
+    this.#staged.push({ slot, name, part, written: Promise.resolve({ name }) });
+    return true;
+  }
+
+  /** After `finish`: every file by slot (the entry point's slot when it is the only file), under its published name. */
+  get published(): readonly PublishedFile[] {
+    return this.#published;
+  }
+
   async close(slot: number): Promise<void> {
     const file = this.#open[slot];
     if (file === undefined) throw new RangeError(`file slot ${slot} is not open`);
@@ -156,7 +196,7 @@ export class FileSet implements OpenFiles {
     if (held !== undefined) {
       this.#held = undefined;
       // The only file is the entry point, unless it is gzipped and the entry point is not: then it is a child like any other.
-      if (gzip === gzipIndex) {
+      if (gzip === gzipIndex && this.#options.alwaysIndex !== true) {
         await this.#stage(entryPoint, held);
         return (await this.#describe()).map(({ file }) => file);
       }
@@ -213,11 +253,13 @@ export class FileSet implements OpenFiles {
   /** The staged files once written, each under the name the sink published it as. */
   async #describe(): Promise<{ file: WrittenFile; part: SitemapPart }[]> {
     const files: { file: WrittenFile; part: SitemapPart }[] = [];
-    for (const { name: asked, part, written } of this.#staged) {
+    this.#published = [];
+    for (const { slot, name: asked, part, written } of this.#staged) {
       const { compressedBytes, name = asked } = await written;
       const file: WrittenFile = { name, url: new URL(name, this.#options.base).href, kind: 'urlset', entries: part.urls, bytes: part.bytes };
       if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
       files.push({ file, part });
+      this.#published.push({ slot, name, part });
     }
     return files;
   }

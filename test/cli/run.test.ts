@@ -45,7 +45,7 @@ function io(stdout: Writable): Parameters<typeof run>[1] & { stderrText: () => s
 }
 
 test('help <command> is the command\'s own help, with its options; the list shows every command with its operands', async () => {
-  for (const name of ['build', 'parse', 'validate', 'discover']) {
+  for (const name of ['build', 'parse', 'validate', 'discover', 'changes']) {
     const help = await runCli(['help', name], { cwd: dir });
     assert.deepEqual(help, await runCli([name, '--help'], { cwd: dir }), name);
     assert.match(help.stdout, /\n {2}--json +print /, name);
@@ -53,7 +53,7 @@ test('help <command> is the command\'s own help, with its options; the list show
   const list = await runCli(['--help'], { cwd: dir });
   assert.deepEqual(
     list.stdout.split('\n').filter((line) => /^ {2}[a-z]/.test(line)).map((line) => line.trim().split(/ {2,}/)[0]),
-    ['build [options]', 'parse [options] <source>', 'validate [options] <source>', 'discover [options] <site-url>', 'help [command]'],
+    ['build [options]', 'parse [options] <source>', 'validate [options] <source>', 'discover [options] <site-url>', 'changes [options]', 'help [command]'],
   );
 });
 

@@ -1,5 +1,5 @@
 /** `sitemapkit build`: flags → input stream (a file of records, or a static site's folder) → writeSourceItems → summary. */
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
@@ -41,6 +41,9 @@ export interface BuildFlags {
   maxUrls?: number;
   maxBytes?: number;
   progress: boolean;
+  state?: string;
+  lastmodFrom?: 'git';
+  compact: boolean;
 }
 
 /** How many diagnostics `--json` and the summary carry; the counts cover all of them. */
@@ -62,6 +65,9 @@ export const command = defineCommand<BuildFlags>({
     { flags: '--filename <stem>', description: 'file name stem', default: 'sitemap' },
     { flags: '--max-urls <n>', description: 'URLs per file, at most 50000', wholeNumber: true },
     { flags: '--max-bytes <n>', description: 'uncompressed bytes per file, at most 52428800', wholeNumber: true },
+    { flags: '--state <file>', description: 'remember URLs between runs in this SQLite file (created if missing): lastmod is when content really changed, unchanged files are kept' },
+    { flags: '--compact', description: 'with --state: pack the files removals left sparse (moving URLs writes the files they leave and join)', default: false },
+    { flags: '--lastmod-from <source>', description: "a record with no lastmod (nor a state time) gets its source file's last git commit time (--dir: the page; --input: its \"path\", relative to the input's folder)", choices: ['git'] },
     { flags: '--no-progress', description: 'no progress bar (it shows only on a terminal anyway)' },
     { flags: '--clean-urls', description: '--dir: x.html is served as x', default: false },
     { flags: '--trailing-slash <policy>', description: '--dir: always, never, or preserve (x/index.html → x/, x.html → x)', choices: TRAILING_SLASH, default: 'preserve' },
@@ -110,7 +116,8 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(input));
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
     const items = readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${input}"` });
-    return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, progress, flags.baseUrl);
+    const sourceRoot = fromStdin ? context.cwd : dirname(resolve(context.cwd, input));
+    return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, sourceRoot, progress, flags.baseUrl);
   } finally {
     progress?.stop();
     await close();
@@ -140,7 +147,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   let published = false;
   try {
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
-    const output = publish(siteItems(options, counts, report), flags, context, dir, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
+    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
         await report?.publish();
@@ -175,6 +182,7 @@ async function* publish(
   flags: BuildFlags,
   context: CommandContext,
   source: string,
+  sourceRoot: string,
   progress: Progress | undefined,
   baseUrl: string,
   extend: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
@@ -194,6 +202,13 @@ async function* publish(
   if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
   if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
   if (context.now !== undefined) options.now = context.now;
+  if (flags.state !== undefined) options.state = resolve(context.cwd, flags.state);
+  if (flags.compact) options.compact = true;
+  if (flags.lastmodFrom !== undefined) {
+    // Paths are the records' own (`path`), relative to the input's folder or the site's.
+    options.lastmodFrom = flags.lastmodFrom;
+    options.sourceRoot = sourceRoot;
+  }
   let summary: BuildSummary;
   try {
     summary = await writeSourceItems(items, options);
@@ -220,6 +235,7 @@ function jsonReport(summary: BuildSummary, published: boolean): Record<string, u
     records: summary.records,
     dropped: summary.dropped,
     duplicates: summary.duplicates,
+    ...(summary.state === undefined ? {} : { state: summary.state }),
     diagnostics,
     counts: summary.counts,
     ...(total > diagnostics.length ? { diagnosticsOmitted: total - diagnostics.length } : {}),

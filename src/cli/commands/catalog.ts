@@ -22,6 +22,11 @@ export const COMMANDS = {
       "find a site's sitemaps (robots.txt, the usual paths, every index) and show them as a tree, or print every page URL; exit 1 when none is found, one cannot be read or one has errors",
     arguments: [{ syntax: '<site-url>', description: 'the site, e.g. https://example.com (https:// is assumed when no scheme is given)' }],
   },
+  changes: {
+    name: 'changes',
+    description: 'list the URLs added, changed and removed by the last build with --state (or since a time), each with its time',
+    arguments: [],
+  },
 } as const satisfies Record<string, { name: string; description: string; arguments: readonly { syntax: string; description: string }[] }>;
 
 export type CommandName = keyof typeof COMMANDS;

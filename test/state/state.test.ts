@@ -1,0 +1,308 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { test } from 'node:test';
+import { writeSourceItems } from '../../src/publish/write-sitemaps.ts';
+import { openSqliteState, SCHEMA_VERSION } from '../../src/state/sqlite.ts';
+import { runCli } from '../helpers/cli.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+const tempDir = tempDirs('state');
+const T1 = Date.parse('2026-11-20T08:00:00Z');
+const T2 = Date.parse('2026-11-28T10:15:42Z');
+const T3 = Date.parse('2026-11-29T09:00:00Z');
+const BASE = 'https://shop.example.com/';
+
+/** A product page: its image is its content; an edit gives it a new photo. */
+const page = (id: number, photo: string): string => `${JSON.stringify({ loc: `${BASE}p/${id}`, changefreq: 'weekly', images: [{ loc: `${BASE}img/${photo}.jpg` }] })}\n`;
+const feed = (ids: readonly number[], edit?: number): string => ids.map((id) => page(id, id === edit ? `${id}-new` : String(id))).join('');
+const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, k) => from + k);
+const BUILD = ['build', '-i', 'in.jsonl', '-o', 'out', '-b', BASE, '--state', 'state.db', '--max-urls', '10', '--no-progress'];
+
+interface Seen {
+  bytes: Buffer;
+  mtimeMs: number;
+}
+
+async function listing(dir: string): Promise<Map<string, Seen>> {
+  const files = new Map<string, Seen>();
+  for (const name of (await readdir(dir)).sort()) {
+    if (name.startsWith('.')) continue;
+    files.set(name, { bytes: await readFile(join(dir, name)), mtimeMs: (await stat(join(dir, name))).mtimeMs });
+  }
+  return files;
+}
+
+const lastmodOf = (xml: string, url: string): string | undefined => new RegExp(`<loc>${url.replaceAll('.', '\\.')}</loc><lastmod>([^<]+)</lastmod>`).exec(xml)?.[1];
+
+async function allXml(dir: string): Promise<string> {
+  let text = '';
+  for (const [name, { bytes }] of await listing(dir)) if (name !== 'sitemap.xml') text += bytes.toString();
+  return text;
+}
+
+test('two runs: only the edited and the added URL get a lastmod (the second run\'s time), only the files holding a change are written, and changes lists them', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 35)));
+  const first = await runCli(BUILD, { cwd, now: T1 });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /State run 1: 35 added, 0 changed, 0 removed, 0 unchanged; 4 sitemap files written, 0 kept as published/);
+  const before = await listing(out);
+  assert.deepEqual([...before.keys()], ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+  // The state began with this run: no URL gets a state lastmod.
+  assert.doesNotMatch(await allXml(out), /<lastmod>/);
+
+  // Edit p/12 (file 2), remove p/25 (file 3), add p/35 (into file 4, which has room).
+  await new Promise((resolve) => setTimeout(resolve, 20)); // so a file written again would get another mtime
+  await writeFile(join(cwd, 'in.jsonl'), feed([...range(0, 25), ...range(26, 36)], 12));
+  const second = await runCli(BUILD, { cwd, now: T2 });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /State run 2: 1 added, 1 changed, 1 removed, 33 unchanged; 3 sitemap files written, 1 kept as published/);
+  const after = await listing(out);
+  // Changed children take their alternate names; file 1 is kept as it was, bytes and mtime.
+  assert.deepEqual([...after.keys()], ['sitemap-1.xml', 'sitemap-2b.xml', 'sitemap-3b.xml', 'sitemap-4b.xml', 'sitemap.xml']);
+  assert.deepEqual(after.get('sitemap-1.xml'), before.get('sitemap-1.xml'));
+  const xml = await allXml(out);
+  assert.deepEqual([...xml.matchAll(/<loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod>/g)].map((m) => [m[1], m[2]]), [
+    [`${BASE}p/12`, '2026-11-28T10:15:42+00:00'],
+    [`${BASE}p/35`, '2026-11-28T10:15:42+00:00'],
+  ]);
+  assert.ok(!xml.includes(`${BASE}p/25<`));
+  const index = after.get('sitemap.xml')?.bytes.toString() ?? '';
+  assert.equal(
+    index,
+    '<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+      `<sitemap><loc>${BASE}sitemap-1.xml</loc></sitemap>\n` +
+      `<sitemap><loc>${BASE}sitemap-2b.xml</loc><lastmod>2026-11-28T10:15:42+00:00</lastmod></sitemap>\n` +
+      `<sitemap><loc>${BASE}sitemap-3b.xml</loc></sitemap>\n` +
+      `<sitemap><loc>${BASE}sitemap-4b.xml</loc><lastmod>2026-11-28T10:15:42+00:00</lastmod></sitemap>\n</sitemapindex>\n`,
+  );
+
+  const changes = await runCli(['changes', '--state', 'state.db', '--json'], { cwd });
+  assert.equal(changes.code, 0, changes.stderr);
+  const time = '2026-11-28T10:15:42+00:00';
+  assert.deepEqual(JSON.parse(changes.stdout), {
+    added: [{ url: `${BASE}p/35`, time }],
+    changed: [{ url: `${BASE}p/12`, time }],
+    removed: [{ url: `${BASE}p/25`, time }],
+  });
+  const text = await runCli(['changes', '--state', 'state.db'], { cwd });
+  assert.equal(text.stdout, `added (1)\n  ${time}  ${BASE}p/35\nchanged (1)\n  ${time}  ${BASE}p/12\nremoved (1)\n  ${time}  ${BASE}p/25\n`);
+
+  // A third run with nothing changed writes no file, and the state times stay those of run 2.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const third = await runCli(BUILD, { cwd, now: T3 });
+  assert.equal(third.code, 0, third.stderr);
+  assert.match(third.stdout, /State run 3: 0 added, 0 changed, 0 removed, 35 unchanged; 0 sitemap files written, 4 kept as published/);
+  assert.deepEqual(await listing(out), after);
+  const none = await runCli(['changes', '--state', 'state.db', '--json'], { cwd });
+  assert.deepEqual(JSON.parse(none.stdout), { added: [], changed: [], removed: [] });
+  const since = await runCli(['changes', '--state', 'state.db', '--json', '--since', '2026-11-28'], { cwd });
+  assert.deepEqual(JSON.parse(since.stdout), JSON.parse(changes.stdout));
+});
+
+test('a record\'s own lastmod wins; its own fingerprint decides what changed; a lastmod edit alone rewrites the file but is no content change', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  const rows = (fp2: string, lastmod1: string): string =>
+    [
+      { loc: `${BASE}a`, lastmod: lastmod1, fingerprint: 'v1' },
+      { loc: `${BASE}b`, fingerprint: fp2 },
+      { loc: `${BASE}c`, fingerprint: 'v1' },
+    ].map((r) => `${JSON.stringify(r)}\n`).join('');
+  await writeFile(join(cwd, 'in.jsonl'), rows('v1', '2026-01-01'));
+  const first = await runCli(BUILD, { cwd, now: T1 });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout.includes('unknown field'), false);
+  await writeFile(join(cwd, 'in.jsonl'), rows('v2', '2026-02-01'));
+  const second = await runCli(BUILD, { cwd, now: T2 });
+  assert.equal(second.code, 0, second.stderr);
+  assert.match(second.stdout, /State run 2: 0 added, 1 changed, 0 removed, 2 unchanged; 1 sitemap file written, 0 kept/);
+  const xml = (await readFile(join(out, 'sitemap-1b.xml'), 'utf8'));
+  assert.equal(lastmodOf(xml, `${BASE}a`), '2026-02-01');
+  assert.equal(lastmodOf(xml, `${BASE}b`), '2026-11-28T10:15:42+00:00');
+  assert.equal(lastmodOf(xml, `${BASE}c`), undefined);
+  const changes = await runCli(['changes', '--state', 'state.db', '--json'], { cwd });
+  assert.deepEqual(JSON.parse(changes.stdout), { added: [], changed: [{ url: `${BASE}b`, time: '2026-11-28T10:15:42+00:00' }], removed: [] });
+});
+
+test('CSV: a fingerprint column goes onto the source record, not into the sitemap, and is no ignored column', async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'in.csv'), `loc,fingerprint\n${BASE}x,abc\n${BASE}y,def\n`);
+  const result = await runCli(['build', '-i', 'in.csv', '-o', 'out', '-b', BASE, '--state', 'state.db', '--json'], { cwd, now: T1 });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as { diagnostics: unknown[]; state: { added: number } };
+  assert.deepEqual(report.diagnostics, []);
+  assert.equal(report.state.added, 2);
+  const store = new DatabaseSync(join(cwd, 'state.db'));
+  assert.deepEqual(store.prepare('SELECT url, fingerprint FROM urls ORDER BY id').all().map((r) => ({ ...r })), [
+    { url: `${BASE}x`, fingerprint: 'abc' },
+    { url: `${BASE}y`, fingerprint: 'def' },
+  ]);
+  store.close();
+});
+
+test('the library takes hand-made source records with fingerprints, and a StateStore or a path', async () => {
+  const dir = await tempDir();
+  const outDir = join(dir, 'out');
+  const items = (fp: string) => [
+    { line: 1, record: { loc: `${BASE}one` }, fingerprint: 'same', path: 'one.html' },
+    { line: 2, record: { loc: `${BASE}two` }, fingerprint: fp, path: 'two.html' },
+  ];
+  const store = await openSqliteState(join(dir, 'state.db'));
+  try {
+    const first = await writeSourceItems(items('a'), { outDir, baseUrl: BASE, state: store, now: () => T1 });
+    assert.deepEqual(first.state, { run: 1, added: 2, changed: 0, removed: 0, unchanged: 0, filesWritten: 1, filesKept: 0 });
+    const second = await writeSourceItems(items('b'), { outDir, baseUrl: BASE, state: store, now: () => T2 });
+    assert.deepEqual(second.state, { run: 2, added: 0, changed: 1, removed: 0, unchanged: 1, filesWritten: 1, filesKept: 0 });
+  } finally {
+    store.close();
+  }
+  const third = await writeSourceItems(items('b'), { outDir, baseUrl: BASE, state: join(dir, 'state.db'), now: () => T3 });
+  assert.deepEqual(third.state, { run: 3, added: 0, changed: 0, removed: 0, unchanged: 2, filesWritten: 0, filesKept: 1 });
+  assert.equal(lastmodOf(await readFile(join(outDir, 'sitemap-1b.xml'), 'utf8'), `${BASE}two`), '2026-11-28T10:15:42+00:00');
+});
+
+test('a URL that went and comes back is added again with the time it came back; the out folder emptied by hand is written again from the state', async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 3)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  await writeFile(join(cwd, 'in.jsonl'), feed([0, 2]));
+  assert.equal((await runCli(BUILD, { cwd, now: T2 })).code, 0);
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 3)));
+  const back = await runCli(BUILD, { cwd, now: T3 });
+  assert.match(back.stdout, /1 added, 0 changed, 0 removed, 2 unchanged/);
+  const changes = await runCli(['changes', '--state', 'state.db', '--json'], { cwd });
+  assert.deepEqual(JSON.parse(changes.stdout), { added: [{ url: `${BASE}p/1`, time: '2026-11-29T09:00:00+00:00' }], changed: [], removed: [] });
+  const { rm } = await import('node:fs/promises');
+  await rm(join(cwd, 'out'), { recursive: true });
+  const again = await runCli(BUILD, { cwd, now: T3 + 1000 });
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /0 added, 0 changed, 0 removed, 3 unchanged; 1 sitemap file written, 0 kept/);
+  const xml = await allXml(join(cwd, 'out'));
+  assert.deepEqual([...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]), [`${BASE}p/0`, `${BASE}p/2`, `${BASE}p/1`]);
+});
+
+test('a file that is no state, a state of a newer schema, and a missing folder are one clear sentence each, exit 1', async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'in.jsonl'), feed([1]));
+  await writeFile(join(cwd, 'notes.txt'), 'just some text, long enough to be no SQLite header at all........................................................');
+  const text = await runCli([...BUILD.slice(0, 7), '--state', 'notes.txt'], { cwd });
+  assert.equal(text.code, 1);
+  assert.equal(text.stderr, `sitemapkit: cannot use state "${join(cwd, 'notes.txt')}": it is not an SQLite database (so not a sitemapkit state)\n`);
+  const other = new DatabaseSync(join(cwd, 'other.db'));
+  other.exec('CREATE TABLE t (x)');
+  other.close();
+  const foreign = await runCli([...BUILD.slice(0, 7), '--state', 'other.db'], { cwd });
+  assert.equal(foreign.code, 1);
+  assert.equal(foreign.stderr, `sitemapkit: "${join(cwd, 'other.db')}" is an SQLite database but not a sitemapkit state (it has no sitemapkit_state table); give another --state file\n`);
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  const db = new DatabaseSync(join(cwd, 'state.db'));
+  db.prepare('UPDATE sitemapkit_state SET version = ?').run(SCHEMA_VERSION + 1);
+  db.close();
+  const newer = await runCli(BUILD, { cwd, now: T2 });
+  assert.equal(newer.code, 1);
+  assert.equal(newer.stderr, `sitemapkit: state "${join(cwd, 'state.db')}" was written by a newer sitemapkit (state schema ${SCHEMA_VERSION + 1}; this version reads schema ${SCHEMA_VERSION}): upgrade sitemapkit\n`);
+  const missing = await runCli([...BUILD.slice(0, 7), '--state', 'no/such/state.db'], { cwd });
+  assert.equal(missing.stderr, `sitemapkit: cannot create state "${join(cwd, 'no/such/state.db')}": its folder "${join(cwd, 'no/such')}" does not exist\n`);
+  const noState = await runCli(['changes', '--state', 'nothing.db'], { cwd });
+  assert.equal(noState.code, 1);
+  assert.equal(noState.stderr, 'sitemapkit: state "nothing.db" does not exist: a build with --state nothing.db makes it\n');
+  const badSince = await runCli(['changes', '--state', 'state.db', '--since', 'yesterday'], { cwd });
+  assert.equal(badSince.code, 2);
+  assert.match(badSince.stderr, /^sitemapkit: --since "yesterday" is not a date or time: .+\n$/);
+});
+
+test('--lastmod-from git: each file\'s last commit time, from one git log; the state time wins once content changes; a shallow clone is refused', async () => {
+  const repo = await tempDir();
+  const git = (args: string[], date?: string): string =>
+    execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e', ...(date === undefined ? {} : { GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date }) } });
+  git(['init', '-q']);
+  await writeFile(join(repo, 'a.md'), 'A');
+  await writeFile(join(repo, 'b.md'), 'B');
+  git(['add', '.']);
+  git(['commit', '-qm', 'one'], '2026-10-01T12:00:00Z');
+  await writeFile(join(repo, 'b.md'), 'B2');
+  git(['commit', '-qam', 'two'], '2026-10-05T06:30:00Z');
+  const records = (bTitle: string): string =>
+    [
+      { loc: `${BASE}a`, path: 'a.md' },
+      { loc: `${BASE}b`, path: 'b.md', fingerprint: bTitle },
+      { loc: `${BASE}c`, path: 'not-committed.md' },
+    ].map((r) => `${JSON.stringify(r)}\n`).join('');
+  await writeFile(join(repo, 'in.jsonl'), records('b1'));
+  const args = ['build', '-i', 'in.jsonl', '-o', 'out', '-b', BASE, '--lastmod-from', 'git'];
+  const stateless = await runCli(args, { cwd: repo, now: T1 });
+  assert.equal(stateless.code, 0, stateless.stderr);
+  let xml = await readFile(join(repo, 'out', 'sitemap.xml'), 'utf8');
+  assert.equal(lastmodOf(xml, `${BASE}a`), '2026-10-01T12:00:00+00:00');
+  assert.equal(lastmodOf(xml, `${BASE}b`), '2026-10-05T06:30:00+00:00');
+  assert.equal(lastmodOf(xml, `${BASE}c`), undefined);
+
+  const withState = [...args, '-o', 'out2', '--state', 'state.db'];
+  assert.equal((await runCli(withState, { cwd: repo, now: T1 })).code, 0);
+  await writeFile(join(repo, 'in.jsonl'), records('b2'));
+  assert.equal((await runCli(withState, { cwd: repo, now: T2 })).code, 0);
+  xml = await allXml(join(repo, 'out2'));
+  assert.equal(lastmodOf(xml, `${BASE}a`), '2026-10-01T12:00:00+00:00');
+  assert.equal(lastmodOf(xml, `${BASE}b`), '2026-11-28T10:15:42+00:00');
+
+  const shallow = await tempDir();
+  execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo}`, join(shallow, 'site')]);
+  await writeFile(join(shallow, 'site', 'in.jsonl'), records('b1'));
+  const refused = await runCli(args, { cwd: join(shallow, 'site'), now: T1 });
+  assert.equal(refused.code, 1);
+  assert.equal(
+    refused.stderr,
+    `sitemapkit: --lastmod-from git: "${join(shallow, 'site')}" is in a shallow clone, whose history stops short, so every file would get its oldest commit's date; fetch the whole history (git fetch --unshallow, or fetch-depth: 0 in CI)\n`,
+  );
+  const plain = await tempDir();
+  await writeFile(join(plain, 'in.jsonl'), records('b1'));
+  const notRepo = await runCli(args, { cwd: plain, now: T1 });
+  assert.equal(notRepo.stderr, `sitemapkit: --lastmod-from git: "${plain}" is not in a git repository\n`);
+});
+
+test('--compact packs the files removals left sparse; without it they stay as they are', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 30)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  // Half of file 1 and half of file 2 go.
+  const left = [...range(5, 10), ...range(15, 30)];
+  await writeFile(join(cwd, 'in.jsonl'), feed(left));
+  const sparse = await runCli(BUILD, { cwd, now: T2 });
+  assert.match(sparse.stdout, /0 added, 0 changed, 10 removed, 20 unchanged; 2 sitemap files written, 1 kept/);
+  assert.deepEqual([...(await listing(out)).keys()], ['sitemap-1b.xml', 'sitemap-2b.xml', 'sitemap-3.xml', 'sitemap.xml']);
+  const packed = await runCli([...BUILD, '--compact'], { cwd, now: T3 });
+  assert.equal(packed.code, 0, packed.stderr);
+  assert.match(packed.stdout, /0 added, 0 changed, 0 removed, 20 unchanged; 2 sitemap files written, 0 kept/);
+  const files = await listing(out);
+  assert.deepEqual([...files.keys()], ['sitemap-1.xml', 'sitemap-2.xml', 'sitemap.xml']);
+  const locs = (name: string): string[] => [...(files.get(name)?.bytes.toString() ?? '').matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1] ?? '');
+  assert.deepEqual(locs('sitemap-1.xml'), [...range(5, 10), ...range(15, 20)].map((id) => `${BASE}p/${id}`));
+  assert.deepEqual(locs('sitemap-2.xml'), range(20, 30).map((id) => `${BASE}p/${id}`));
+  const noState = await runCli(['build', '-i', 'in.jsonl', '-o', 'out2', '-b', BASE, '--compact'], { cwd });
+  assert.equal(noState.code, 2);
+  assert.equal(noState.stderr, 'sitemapkit: compact (--compact) packs the files a state remembers; give a state (--state) too\n');
+});
+
+test('a change of format (gzip on) writes every file again, so no set mixes formats; smaller files need --compact', async () => {
+  const cwd = await tempDir();
+  const out = join(cwd, 'out');
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 25)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  const gzipped = await runCli([...BUILD, '--gzip'], { cwd, now: T2 });
+  assert.match(gzipped.stdout, /0 added, 0 changed, 0 removed, 25 unchanged; 3 sitemap files written, 0 kept/);
+  assert.deepEqual([...(await listing(out)).keys()], ['sitemap-1.xml.gz', 'sitemap-2.xml.gz', 'sitemap-3.xml.gz', 'sitemap.xml']);
+  // Files of 5 URLs: the files of 10 stay until one must be written again, which needs --compact.
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(1, 25)));
+  const smaller = await runCli([...BUILD.slice(0, -3), '--max-urls', '5', '--no-progress', '--gzip'], { cwd, now: T3 });
+  assert.equal(smaller.code, 2);
+  assert.equal(smaller.stderr, `sitemapkit: file 1 of state "${join(cwd, 'state.db')}" holds more than --max-urls / --max-bytes now allow (9 URLs, 1494 bytes of entries); run with --compact to pack its URLs into files of the new size\n`);
+  const packed = await runCli([...BUILD.slice(0, -3), '--max-urls', '5', '--no-progress', '--gzip', '--compact'], { cwd, now: T3 });
+  assert.equal(packed.code, 0, packed.stderr);
+  assert.match(packed.stdout, /0 added, 0 changed, 1 removed, 24 unchanged; 5 sitemap files written, 0 kept/);
+});
