@@ -24,11 +24,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { access, constants, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { kill, pid } from 'node:process';
 import { constants as zlibConstants } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { SitemapSink } from '../model/pipeline.ts';
+import { makeFolders } from './folders.ts';
 import { streamingGzip, type StreamingGzip } from './gzip.ts';
 
 const STAGING_PREFIX = '.sitemapkit-staging-';
@@ -278,7 +279,8 @@ async function isFile(path: string): Promise<boolean> {
  */
 async function openStaging(outDir: string, stem: string, entryPoint: string, onMade: (first: string) => void): Promise<Opened> {
   try {
-    await makeFolders(outDir, onMade);
+    await makeFolders(outDir, onMade, (parent, level, cause) =>
+      new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": the file system at "${parent}" does not allow creating the folder "${level}"`, { cause }));
     await access(outDir, constants.W_OK);
   } catch (cause) {
     if (cause instanceof SitemapError) throw cause;
@@ -475,42 +477,6 @@ async function refuseFilesOfOtherSets(outDir: string, stem: string, names: reado
         'SM_OUTPUT_CONFLICT',
         `"${shared[0]}" in "${outDir}" belongs to the "${other}" set published there (${entry}); this run's file names overlap it, so nothing was published. Choose another file name stem (--filename)`,
       );
-    }
-  }
-}
-
-/**
- * Creates `outDir` and its missing parents one level at a time. Node's recursive mkdir never ends
- * where mkdir answers ENOENT under a folder that exists (as in /proc): it makes the parent, which
- * exists, and tries again. Here a level that cannot be made under an existing one is a refusal.
- */
-async function makeFolders(outDir: string, onMade: (first: string) => void): Promise<void> {
-  const missing: string[] = [];
-  let folder = resolve(outDir);
-  // Up to the nearest folder that exists: at most one step a path segment.
-  for (;;) {
-    try {
-      await stat(folder);
-      break;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ENOENT' || dirname(folder) === folder) throw error;
-    }
-    missing.push(folder);
-    folder = dirname(folder);
-  }
-  let made = false;
-  for (const level of missing.reverse()) {
-    try {
-      await mkdir(level);
-      if (!made) onMade(level);
-      made = true;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'EEXIST' && (await stat(level)).isDirectory()) continue; // another run made it meanwhile
-      if (code === 'ENOENT') {
-        throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": the file system at "${dirname(level)}" does not allow creating the folder "${level}"`, { cause: error });
-      }
-      throw error;
     }
   }
 }

@@ -11,6 +11,7 @@ import { kill } from 'node:process';
 import type * as NodeSqlite from 'node:sqlite';
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { SitemapError } from '../errors.ts';
+import { makeFolders } from '../publish/folders.ts';
 import { fingerprint } from '../normalize/fingerprint.ts';
 import { formatSeconds } from './time.ts';
 import type { BeginOptions, ChangeFeed, ChangedUrl, FileState, RunOwner, RunStart, Seconds, StateStore, StoredEntry, StoredUrl, UrlWrite } from './store.ts';
@@ -103,12 +104,17 @@ export async function openSqliteState(path: string): Promise<SqliteStateStore> {
   } catch (error) {
     if (error instanceof SitemapError) throw error;
     if ((error as { code?: unknown }).code !== 'ENOENT') throw new SitemapError('SM_STATE_UNREADABLE', `cannot open state "${path}": ${(error as Error).message}`, { cause: error });
+    const folder = dirname(path);
     try {
-      if ((await stat(dirname(path))).isDirectory()) return openDatabase(DatabaseSync, path);
+      // A missing folder is made, as --out's is (`--state .sitemapkit/state.db` in a fresh checkout).
+      await makeFolders(folder, () => {}, (parent, level, cause) =>
+        new SitemapError('SM_STATE_UNREADABLE', `cannot create state "${path}": the file system at "${parent}" does not allow creating the folder "${level}"`, { cause }));
+      if ((await stat(folder)).isDirectory()) return openDatabase(DatabaseSync, path);
     } catch (cause) {
-      throw new SitemapError('SM_STATE_UNREADABLE', `cannot create state "${path}": its folder "${dirname(path)}" does not exist`, { cause });
+      if (cause instanceof SitemapError) throw cause;
+      throw new SitemapError('SM_STATE_UNREADABLE', `cannot create state "${path}": ${(cause as Error).message}`, { cause });
     }
-    throw new SitemapError('SM_STATE_UNREADABLE', `cannot create state "${path}": "${dirname(path)}" is not a folder`);
+    throw new SitemapError('SM_STATE_UNREADABLE', `cannot create state "${path}": "${folder}" is not a folder`);
   }
   return openDatabase(DatabaseSync, path);
 }
