@@ -457,8 +457,8 @@ export class SitemapAssembler implements XmlEvents {
           href = text;
           break;
         case Step.AlternateEnd:
-          // The usual path reports such a link (R38).
-          if (rel !== 'alternate' || hreflang === undefined || href === undefined) return undefined;
+          // The usual path reports such a link (R38), or a relative href (R8).
+          if (rel !== 'alternate' || hreflang === undefined || href === undefined || !isAbsolute(href)) return undefined;
           (record.alternates ??= []).push({ hreflang, href });
           break;
         case Step.VideoStart:
@@ -821,7 +821,7 @@ export class SitemapAssembler implements XmlEvents {
   #loc(value: string, raw: string): string {
     const at = this.#fieldStart;
     if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', `whitespace around the URL in <${this.#kind === 'rss' ? 'link' : 'loc'}> (trimmed)`, value, at);
-    if (value === '' || value.startsWith('https://') || value.startsWith('http://') || hasScheme(value)) return value;
+    if (value === '' || isAbsolute(value)) return value;
     const base = this.#options.base;
     if (base === undefined) {
       this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value, at);
@@ -902,7 +902,26 @@ export class SitemapAssembler implements XmlEvents {
       this.#report('R38', 'error', '<xhtml:link> needs rel="alternate", hreflang and href; ignored');
       return;
     }
-    if (this.#record !== undefined) (this.#record.alternates ??= []).push({ hreflang, href });
+    if (this.#record === undefined) return;
+    const alternates = (this.#record.alternates ??= []);
+    alternates.push({ hreflang, href: isAbsolute(href) ? href : this.#relativeHref(href, alternates.length + 1) });
+  }
+
+  /** An alternate's href must be absolute (R38), as a `<loc>`: relative, it is an R8 error, resolved against the base when there is one. */
+  #relativeHref(href: string, place: number): string {
+    const field = `alternates[${place}].href`;
+    const base = this.#options.base;
+    if (base === undefined) {
+      this.#report('R8', 'error', `${field} "${href}" is a relative URL and the file's own URL is not known (--base) to resolve it`, href, undefined, field);
+      return href;
+    }
+    if (!URL.canParse(href, base.href)) {
+      this.#report('R8', 'error', `${field} "${href}" cannot be resolved against ${base.href}`, href, undefined, field);
+      return href;
+    }
+    const resolved = new URL(href, base).href;
+    this.#report('R8', 'error', `${field} "${href}" is a relative URL; resolved against ${base.href}`, resolved, undefined, field);
+    return resolved;
   }
 
   #unknownNamespace(ns: string): void {
@@ -1114,4 +1133,9 @@ function videoField(video: Partial<VideoRecord>, key: string, value: string, att
     default:
       target[key] = value;
   }
+}
+
+/** A URL with a scheme: tested by the usual two first, for speed. */
+function isAbsolute(url: string): boolean {
+  return url.startsWith('https://') || url.startsWith('http://') || hasScheme(url);
 }
