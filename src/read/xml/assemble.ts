@@ -126,6 +126,8 @@ export class SitemapAssembler implements XmlEvents {
   #seenInUrl = 0;
   /** An element after an entry nested in its own (see #nextEntryInside) has been reported. */
   #endedEntryContentReported = false;
+  /** A core element in no namespace inside the sitemap's has been reported (R5, once a file). */
+  #noNamespaceReported = false;
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
   /** The RSS item's `<guid>` when it is a permalink URL, and where it starts: its URL if the item has no `<link>`. */
@@ -588,7 +590,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #child(parent: Role, ns: string, local: string, attributes: readonly XmlAttribute[]): Role {
-    const core = ns === this.#coreNs || ns === NS.sitemap;
+    const core = ns === this.#coreNs || ns === NS.sitemap || (ns === '' && this.#coreInNoNamespace(parent, local));
     if (core && ((local === 'url' && IN_URL.has(parent)) || (local === 'sitemap' && parent === Role.Sitemap))) return this.#nextEntryInside(local);
     switch (parent) {
       case Role.Root:
@@ -650,6 +652,24 @@ export class SitemapAssembler implements XmlEvents {
       default:
         return Role.Ignored;
     }
+  }
+
+  /**
+   * A core element whose default namespace was reset (`<url xmlns="">`, a `<loc>` in no namespace
+   * inside a sitemap's `<urlset>`): read by local name as lenient readers read it, with one R5 error
+   * for the file, since namespace-aware readers and the schema do not see it.
+   */
+  #coreInNoNamespace(parent: Role, local: string): boolean {
+    const known =
+      parent === Role.Root ? (this.#kind === 'urlset' && local === 'url') || (this.#kind === 'sitemapindex' && local === 'sitemap')
+      : parent === Role.Url ? coreUrlChild(local) !== -1
+      : parent === Role.Sitemap && (local === 'loc' || local === 'lastmod');
+    if (!known) return false;
+    if (!this.#noNamespaceReported) {
+      this.#noNamespaceReported = true;
+      this.#report('R5', 'error', `<${local}> is in no namespace (its default namespace reset, xmlns=""), not in ${this.#coreNs}; read by local name`);
+    }
+    return true;
   }
 
   #urlChild(ns: string, local: string, core: boolean, attributes: readonly XmlAttribute[]): Role {
