@@ -5,7 +5,7 @@
  * R19, R23, R33); value rules are the validator's (validate.ts).
  */
 import type { Diagnostic, DiagnosticLevel, RuleId } from '../../model/diagnostic.ts';
-import { NS } from '../../model/namespaces.ts';
+import { NS, UNDECLARED_PREFIX_NS } from '../../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts';
 import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
@@ -947,7 +947,8 @@ export class SitemapAssembler implements XmlEvents {
   #unknownNamespace(ns: string): void {
     if (this.#unknownNamespaces.has(ns)) return;
     this.#unknownNamespaces.add(ns);
-    this.#report('R33', 'warn', ns === '' ? 'elements in no namespace ignored' : `elements in the unknown namespace ${ns} ignored`);
+    const what = ns === '' ? 'in no namespace' : ns.startsWith(UNDECLARED_PREFIX_NS) ? `with the undeclared prefix ${ns.slice(UNDECLARED_PREFIX_NS.length)}:` : `in the unknown namespace ${ns}`;
+    this.#report('R33', 'warn', `elements ${what} ignored`);
   }
 
   #finishImage(): void {

@@ -37,6 +37,8 @@ export const SAXES_MESSAGES = {
   unexpectedCloseTag: 'unexpected close tag.',
   /** Followed by the tag's name. */
   unclosedTag: 'unclosed tag: ',
+  /** At the end, inside a construct not finished (a CDATA section, a comment, a tag): what saxes then hands on as text is that construct's content. */
+  unexpectedEnd: 'unexpected end.',
 } as const;
 /** saxes' complaint about a prefix used without a declaration. */
 export const SAXES_UNBOUND_PREFIX = /unbound namespace prefix: "([^"]*)"\.$/;
@@ -127,6 +129,8 @@ export class SaxesBridge {
   readonly #saxes: FastSaxesParser;
   #stopped = false;
   #ending: boolean;
+  /** saxes said the input ended inside a construct (SAXES_MESSAGES.unexpectedEnd). */
+  #endedInside = false;
   /** Where saxes started, to map its positions back to the document's. */
   readonly #origin: XmlPosition;
   readonly #primed: number;
@@ -227,7 +231,8 @@ export class SaxesBridge {
     saxes.on('text', (text: string) => {
       const lineEnd = text.lastIndexOf('\n');
       this.#textTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
-      if (this.#priming || this.#depth - this.#forgotten > MAX_DEPTH) return;
+      // An unterminated CDATA section's or comment's content, handed on at the end: no text, and its `&` no bare one (the end is reported).
+      if (this.#priming || this.#depth - this.#forgotten > MAX_DEPTH || this.#endedInside) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts each: at the `&` (its text is decoded here, so each was placed as it was written, #writePlacing).
         const places = this.#ampersands.filter((ampersand) => ampersand.offset >= this.#textOffset).map((ampersand) => ampersand.at);
@@ -403,6 +408,7 @@ export class SaxesBridge {
       return;
     }
     if (this.#priming) return;
+    if (this.#ending && error.message.endsWith(SAXES_MESSAGES.unexpectedEnd)) this.#endedInside = true;
     // saxes says these for each element one end tag, or the end of the input, ends early (all the ended entries, with every </url> missing): once is enough.
     if (error.message.endsWith(SAXES_MESSAGES.unexpectedCloseTag) || error.message.includes(SAXES_MESSAGES.unclosedTag)) {
       if (saxes.position === this.#unexpectedCloseAt) return;
