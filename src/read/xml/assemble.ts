@@ -11,7 +11,7 @@ import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { Char } from './chars.ts';
-import { MAX_MALFORMED_REPORTS, type XmlEvents } from './events.ts';
+import { MAX_MALFORMED_REPORTS, MAX_TOKEN_CHARS, type OversizedWhat, type XmlEvents } from './events.ts';
 import type { XmlAttribute, XmlName } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 import { type EntryContent, EntryPart } from './templates.ts';
@@ -196,6 +196,10 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#options.report(diagnostic);
+  }
+
+  oversized(what: OversizedWhat, chars: number, position: XmlPosition): void {
+    this.#report('R3', 'error', `a ${what} of ${chars} characters, longer than any sitemap field holds (a URL at most 2,048): its first ${MAX_TOKEN_CHARS} are read, the rest is skipped unchecked`, undefined, position);
   }
 
   doctype(position: XmlPosition): void {
