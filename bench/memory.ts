@@ -14,7 +14,7 @@ import { createGzip } from 'node:zlib';
 import { check, NODE_FLAGS } from './measure.ts';
 
 /** Bump when an input changes, so a stale cache is never reused. */
-const MEMORY_FIXTURE_VERSION = 1;
+const MEMORY_FIXTURE_VERSION = 2;
 const MB = 1_000_000;
 const TARGET_MB = 250;
 /** README, "validate --xsd": a file of up to 50 MiB is schema-checked within this. */
@@ -55,6 +55,19 @@ await build(file('blank.gz'), true, function* () {
   const blank = ' '.repeat(1 << 20);
   for (let i = 0; i < 700; i++) yield blank;
 });
+// One run of 100 MiB inside <urlset>, gzipped (about 100 KB each): a text in a <loc>, a comment, a CDATA section, whitespace.
+for (const [name, open, fill] of [
+  ['long-text.xml.gz', '<url><loc>https://www.example.com/', 'a'],
+  ['long-comment.xml.gz', '<!-- ', 'a'],
+  ['long-cdata.xml.gz', '<url><loc><![CDATA[https://www.example.com/', 'a'],
+  ['long-space.xml.gz', '', ' '],
+] as const) {
+  await build(file(name), true, function* () {
+    yield `${HEAD}<url><loc>https://www.example.com/</loc></url>\n${open}`;
+    const block = fill.repeat(1 << 20);
+    for (let i = 0; i < 100; i++) yield block;
+  });
+}
 // 2,000,000 distinct URLs, ~98 MiB.
 await build(file('distinct.xml'), false, function* () {
   yield HEAD;
@@ -93,6 +106,10 @@ const rows: Array<[string, string[], number]> = [
   ['parse, gzip bomb (700 MiB of spaces)', ['parse', 'blank.gz'], TARGET_MB],
   ['parse --max-bytes 524288000, <url> bomb', ['parse', '--max-bytes', '524288000', 'bomb.xml.gz'], TARGET_MB],
   ['parse --max-bytes 524288000, spaces bomb', ['parse', '--max-bytes', '524288000', 'blank.gz'], TARGET_MB],
+  ['parse, 100 MiB text in a <loc> (gzip)', ['parse', 'long-text.xml.gz'], TARGET_MB],
+  ['parse, 100 MiB comment (gzip)', ['parse', 'long-comment.xml.gz'], TARGET_MB],
+  ['parse, 100 MiB CDATA section (gzip)', ['parse', 'long-cdata.xml.gz'], TARGET_MB],
+  ['parse, 100 MiB whitespace in <urlset> (gzip)', ['parse', 'long-space.xml.gz'], TARGET_MB],
   ['validate, 2M distinct URLs (98 MiB)', ['validate', 'distinct.xml'], TARGET_MB],
   ['validate, 4.7M repeated text lines', ['validate', 'repeated.txt'], TARGET_MB],
   ['validate --xsd, valid 47 MiB sitemap', ['validate', '--xsd', 'valid.xml'], XSD_TARGET_MB],

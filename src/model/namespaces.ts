@@ -7,6 +7,13 @@ export const NS = {
   xhtml: 'http://www.w3.org/1999/xhtml',
 } as const;
 
+/**
+ * What an element or attribute whose prefix nothing declares (and that is no sitemap extension's) is
+ * read in: this followed by the prefix. No file declares it, so it is never confused with a namespace
+ * a file names, and a finding can name the prefix rather than call it a namespace.
+ */
+export const UNDECLARED_PREFIX_NS = 'urn:x-sitemapkit:undeclared-prefix:';
+
 export type ExtensionPrefix = 'image' | 'video' | 'news' | 'xhtml';
 
 /** Bit flags for the extension namespaces a file uses, so only those get declared (R24). */

@@ -1,15 +1,16 @@
 /**
  * `parseSitemap`: any sitemap-like body → entries, streaming. gzip is found by its magic bytes
- * (R4), the encoding by BOM and declaration (R1), the format by content: XML (urlset, index, RSS,
+ * (R4), Brotli by the caller's word (`compression`), other binary formats by theirs (R5), the encoding by BOM and declaration (R1), the format by content: XML (urlset, index, RSS,
  * Atom), a plain-text list (R30) or robots.txt `Sitemap:` lines (R27). Memory stays bounded: the
  * decompressed size is capped and entries are handed out as each chunk is read.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
-import { constants as zlibConstants, createGunzip } from 'node:zlib';
+import { constants as zlibConstants, createBrotliDecompress, createGunzip } from 'node:zlib';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { type FindingCounts, FindingTally } from '../model/findings.ts';
+import { magicOf } from '../model/magic.ts';
 import { MAX_SITEMAP_BYTES } from '../rules/limits.ts';
 import { type EntryPlace, SitemapAssembler } from './xml/assemble.ts';
 import { type ChunkDecoder, firstInventedReplacement, firstInventedUtf16Replacement, hasControlBytes, SNIFF_BYTES, sniffEncoding } from './decode.ts';
@@ -110,7 +111,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly counts: FindingCounts = {};
   /** Decompressed bytes read. */
   bytes = 0;
-  /** The body was gzip (R4). */
+  /** The body was gzip (R4), or Brotli as `compression` said. */
   compressed = false;
   entries = 0;
   readonly #source: ByteSource;
@@ -118,6 +119,8 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
   readonly #base: URL | undefined;
   readonly #tally = new FindingTally(this.counts);
   #started = false;
+  /** Said to be Brotli, and not: that one finding says it all. */
+  #notBrotli = false;
 
   constructor(source: ByteSource, options: ParseOptions = {}) {
     this.#source = source;
@@ -210,7 +213,7 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.#started = true;
     const source = this.#source;
     // A file given whole that is UTF-8 already, within both limits: itself, not a copy.
-    if (source instanceof Uint8Array && !(source[0] === GZIP_MAGIC[0] && source[1] === GZIP_MAGIC[1]) && source.length <= Math.min(limit, this.#options.maxBytes ?? DEFAULT_MAX_BYTES)) {
+    if (source instanceof Uint8Array && this.#options.compression === undefined && !(source[0] === GZIP_MAGIC[0] && source[1] === GZIP_MAGIC[1]) && source.length <= Math.min(limit, this.#options.maxBytes ?? DEFAULT_MAX_BYTES)) {
       if (sniffEncoding(source.subarray(0, SNIFF_BYTES), () => undefined, isAscii).encoding === 'utf-8' && isUtf8(source)) return source;
     }
     const bytes = this.#capped(await this.#decompressed(toAsync(source), 0));
@@ -255,7 +258,15 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     this.#started = true;
     const bytes = this.#capped(await this.#decompressed(toAsync(this.#source), 0));
     const [head, cuts, rest] = await peek(bytes, FORMAT_LOOK_BYTES);
+    const magic = magicOf(head);
+    if (magic?.family === 'binary') {
+      // An image or an archive read as text would be lines or characters of garbage, each a finding: one says what it is.
+      this.report({ rule: 'R5', level: 'error', message: `the ${this.compressed ? 'decompressed data' : 'file'} is ${magic.what}, not a sitemap; it is not read` });
+      await rest.return?.();
+      return;
+    }
     if (head.length === 0) {
+      if (this.#notBrotli) return;
       // No document at all, so not well-formed XML (§2.1: one root element); a text list needs a URL too.
       this.report({ rule: 'R2', level: 'error', message: EMPTY_MESSAGE });
       return;
@@ -474,8 +485,12 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (last.length > 0) yield last;
   }
 
-  /** Undoes gzip (found by its magic bytes, whatever the name), up to two layers. */
+  /** Undoes Brotli (as the caller says) and gzip (found by its magic bytes, whatever the name), up to two layers. */
   async #decompressed(bytes: AsyncIterable<Uint8Array>, layer: number): Promise<AsyncIterable<Uint8Array>> {
+    if (layer === 0 && this.#options.compression === 'br') {
+      this.compressed = true;
+      return this.#decompressed(this.#unbrotli(bytes), 1);
+    }
     const [head, cuts, rest] = await peek(bytes, 2);
     const all = prepend(cuts, rest);
     if (head[0] !== GZIP_MAGIC[0] || head[1] !== GZIP_MAGIC[1]) return layer === 0 ? inPieces(all) : all;
@@ -554,6 +569,43 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     if (failure !== undefined) throw failure.error;
   }
 
+  /** Brotli undone as it streams; damage is an R4 error, the output before it read. */
+  async *#unbrotli(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const brotli = createBrotliDecompress({ chunkSize: GUNZIP_CHUNK });
+    // As for gzip: a failing source is the caller's failure; what came before it is decompressed and read first.
+    let failure: { error: unknown } | undefined;
+    async function* untilFailure(): AsyncGenerator<Uint8Array> {
+      try {
+        yield* bytes;
+      } catch (error) {
+        failure = { error };
+      }
+    }
+    const input = Readable.from(untilFailure(), { objectMode: false });
+    input.on('end', () => {
+      if (failure === undefined) brotli.end();
+      else brotli.flush(zlibConstants.BROTLI_OPERATION_FLUSH, () => brotli.push(null));
+    });
+    input.pipe(brotli, { end: false });
+    let delivered = 0;
+    try {
+      for await (const chunk of brotli as AsyncIterable<Uint8Array>) {
+        delivered += chunk.length;
+        yield* pieces(chunk);
+      }
+    } catch (error) {
+      const reason = (error as Error).message;
+      if (delivered === 0) {
+        this.#notBrotli = true;
+        this.report({ rule: 'R4', level: 'error', message: `the file is not Brotli data, as its name or Content-Encoding says (${reason}); it is not read` });
+      } else this.report({ rule: 'R4', level: 'error', message: `the Brotli data is damaged (${reason}); read up to the damage` });
+    } finally {
+      input.destroy();
+      brotli.destroy();
+    }
+    if (failure !== undefined) throw failure.error;
+  }
+
   /** After gunzip failed on the first `kept` bytes (all of the input if `whole`): read again member by member, what gunzip did not deliver handed on. */
   async *#gunzipAgain(kept: Uint8Array, whole: boolean, delivered: number, gunzipError: unknown): AsyncGenerator<Uint8Array> {
     const members = gunzipMembers(kept, GUNZIP_CHUNK);
@@ -597,8 +649,9 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
           if (room > 0) yield chunk.subarray(0, room);
           this.bytes = max;
           // Past the protocol's limit, that is what the file breaks; below it, only the limit the caller set is known to be passed.
-          if (max >= MAX_SITEMAP_BYTES) this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${max} bytes (decompressed); the rest of the file is not read` });
-          else this.report({ rule: 'INPUT', level: 'error', message: `stopped reading at ${max} bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked` });
+          const bytes = `${max} bytes${this.compressed ? ' (decompressed)' : ''}`;
+          if (max >= MAX_SITEMAP_BYTES) this.report({ rule: 'R3', level: 'error', message: `stopped reading at ${bytes}; the rest of the file is not read` });
+          else this.report({ rule: 'INPUT', level: 'error', message: `stopped reading at ${bytes}, the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked` });
           return;
         }
         this.bytes += chunk.length;
@@ -607,12 +660,12 @@ export class ParsedSitemap implements AsyncIterable<ParsedEntry> {
     } catch (error) {
       // Cut off part way, but already past the limit: that much is known.
       if (this.bytes > MAX_SITEMAP_BYTES) {
-        this.report({ rule: 'R3', level: 'error', message: `the file is more than ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
+        this.report({ rule: 'R3', level: 'error', message: `the file is more than ${this.bytes} bytes${this.compressed ? ' uncompressed' : ''}; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
       }
       throw error;
     }
     if (this.bytes > MAX_SITEMAP_BYTES) {
-      this.report({ rule: 'R3', level: 'error', message: `the file is ${this.bytes} bytes uncompressed; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
+      this.report({ rule: 'R3', level: 'error', message: `the file is ${this.bytes} bytes${this.compressed ? ' uncompressed' : ''}; a sitemap may be at most ${MAX_SITEMAP_BYTES}` });
     }
   }
 }

@@ -26,6 +26,11 @@ export interface ParseOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /** How many diagnostics `ParsedSitemap.diagnostics` keeps. @default 1000 */
   maxDiagnostics?: number;
+  /**
+   * The body is Brotli-compressed, as a `.br` name or a `Content-Encoding: br` left undone says:
+   * Brotli has no magic bytes, so it is never guessed from the content. gzip needs no hint.
+   */
+  compression?: 'br';
   /** Remember where each entry starts, for `ParsedSitemap.positionOf` (costs a little speed). @default false */
   trackPositions?: boolean;
 }

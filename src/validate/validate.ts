@@ -50,6 +50,7 @@ export const MAX_SCHEMA_BYTES = MAX_SITEMAP_BYTES;
 /** Characters a URI may not carry raw (R10 ERROR); non-ASCII is only a warning (a valid IRI). */
 const FORBIDDEN_IN_URI = /[\0-\x20"<>\\^`{|}\x7f]|%(?![0-9A-Fa-f]{2})/;
 const NON_ASCII = /[^\0-\x7f]/;
+const ALTERNATE_HREF = /^alternates\[(\d+)\]\.href$/;
 /** A character that is not plainly fine in a URI: ASCII a URI may not carry raw, `%` (its escape is then checked), or non-ASCII. One test in place of the two above, which most URLs never need. */
 const NOT_PLAIN_IN_URI = /[^!#$&-;=?-[\]_a-z~]/;
 
@@ -162,6 +163,7 @@ export class SitemapChecks {
   #news = 0;
   /** The entry being checked. */
   #loc: string | undefined;
+  #alternates: readonly AlternateRecord[] | undefined;
 
   constructor(options: SitemapChecksOptions, report: (diagnostic: Diagnostic) => void) {
     const limits = options.limits ?? SET_CHECK_LIMITS;
@@ -188,6 +190,8 @@ export class SitemapChecks {
       if (diagnostic.rule === 'R12') diagnostic.level = 'warn';
       // A loc without a scheme is one the reader could not resolve, and has said so (R8).
       if (diagnostic.rule === 'R8' && this.#loc !== undefined && !hasScheme(this.#loc)) return;
+      // So is an alternate's href without one.
+      if (diagnostic.rule === 'R8' && diagnostic.field !== undefined && this.#relativeHref(diagnostic.field)) return;
       this.#report(diagnostic);
     });
   }
@@ -210,10 +214,18 @@ export class SitemapChecks {
       checkEmptyFields(record, report);
       checkDates(record, report);
       if (record.news !== undefined) this.#news++;
+      this.#alternates = record.alternates;
       const normalized = this.#normalizer.normalize(record, line);
       // A repeat's links are its first listing's to answer for (R25 said it once).
       if (kind === 'urlset' && normalized !== undefined && !repeat) this.#links.entry(normalized.record, record.alternates, entry.loc, print, line);
     }
+  }
+
+  /** Whether `field` is `alternates[n].href` of an href read without a scheme: the reader has reported it (R8). */
+  #relativeHref(field: string): boolean {
+    const place = ALTERNATE_HREF.exec(field)?.[1];
+    const href = place === undefined ? undefined : this.#alternates?.[Number(place) - 1]?.href;
+    return href !== undefined && !hasScheme(href);
   }
 
   /** What the set-wide checks hold: fingerprints and URLs as text (R25), entries and links (R38). */

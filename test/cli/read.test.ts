@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -17,6 +17,24 @@ describe('sitemapkit parse', () => {
     assert.equal(code, 0);
     assert.equal(stdout, 'https://www.example.com/gz\n');
     assert.match(stderr, /gzipped\.xml\.gz: urlset, 1 URL, .* \(gzip\)/);
+  });
+  it('a .br file is read as Brotli, by its name; so is a .br URL served as it is, and a body sent with Content-Encoding: br', async () => {
+    const locs = 'https://www.example.com/\nhttps://www.example.com/search?q=a&page=2\nhttps://www.example.com/caf%C3%A9?x=1&y=2\nhttps://www.example.com/padded\n';
+    const file = await cli(['parse', 'urlset-basic.xml.br']);
+    assert.deepEqual([file.code, file.stdout], [0, locs]);
+    assert.match(file.stderr, /^urlset-basic\.xml\.br: urlset, 4 URLs, /);
+    const validated = await cli(['validate', 'urlset-basic.xml.br']);
+    assert.match(validated.stdout, /^urlset-basic\.xml\.br: valid urlset, 4 URLs, 631 B \(Brotli\)\n/);
+    const br = readFileSync(join(FIXTURES, 'urlset-basic.xml.br'));
+    const server = await startServer((request, response) => {
+      response.writeHead(200, request.url === '/encoded.xml' ? { 'content-encoding': 'br', 'content-type': 'application/xml' } : { 'content-type': 'application/octet-stream' });
+      response.end(br);
+    });
+    try {
+      for (const path of ['/sitemap.xml.br', '/encoded.xml']) assert.deepEqual((await cli(['parse', `${server.origin}${path}`])).stdout, locs);
+    } finally {
+      await server.close();
+    }
   });
   it('--json: kind, urls or sitemaps, diagnostics; exit 1 on error findings', async () => {
     const { code, stdout } = await cli(['parse', 'index.xml', '--json', '--base', 'https://www.example.com/sitemap.xml']);
@@ -113,6 +131,8 @@ describe('sitemapkit validate', () => {
       assert.deepEqual([code, result.valid, result.entries], [1, false, 1]);
       assert.deepEqual(result.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`), [
         `R3 error the file is ${xml.length} bytes uncompressed; a sitemap may be at most 52428800`,
+        // The 50 MiB of blank is one text: read no further than 8 MiB.
+        'R3 error a text of 52428800 characters, longer than any sitemap field holds (a URL at most 2,048): its first 8388608 are read, the rest is skipped unchecked',
         `XSD warn not checked against the schema: the file is ${xml.length} bytes, and --xsd checks files of up to 52428800 bytes`,
       ]);
     } finally {

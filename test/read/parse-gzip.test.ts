@@ -1,9 +1,10 @@
 /** Gzip found by its magic bytes: members, bytes after the data, damage (R4) and what is kept while inflating. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { parseSitemap } from '../../src/index.ts';
-import { findings, locs, parseChunks, randomSplits, readFixture, rules } from '../helpers/parse.ts';
+import { findings, locs, parseChunks, parseEveryWay, randomSplits, readFixture, rules } from '../helpers/parse.ts';
 
 /** GUNZIP_RETAINED_BYTES in parse.ts: a compressed file up to this size is kept while it is inflated. */
 const GUNZIP_KEPT = 8 * 1024 * 1024;
@@ -73,7 +74,9 @@ describe('gzip is found by its magic bytes', () => {
       return [locs.length, parsed.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message}`)];
     };
     const whole = await read([bytes]);
-    assert.deepEqual(whole, [20_000, [`R4 warn more than ${GUNZIP_KEPT - gz.length} bytes after the gzip data are not gzip; ignored`]]);
+    // The padding comment is past MAX_TOKEN_CHARS: read that far (R3).
+    const longComment = 'R3 error a comment of 12650008 characters, longer than any sitemap field holds (a URL at most 2,048): its first 8388608 are read, the rest is skipped unchecked';
+    assert.deepEqual(whole, [20_000, [longComment, `R4 warn more than ${GUNZIP_KEPT - gz.length} bytes after the gzip data are not gzip; ignored`]]);
     const slowly = async function* (): AsyncGenerator<Uint8Array> {
       for (let at = 0; at < bytes.length; at += 500_000) {
         await new Promise((resolve) => setTimeout(resolve, 2));
@@ -120,16 +123,67 @@ describe('gzip is found by its magic bytes', () => {
     assert.ok(result.entries.length > 80_000 && result.entries.length < 90_000, `${result.entries.length} entries`);
     // How many entries the pieces before the last hold depends on how zlib compressed them: the findings do not.
     assert.deepEqual(findings(result).map((line) => line.replace(/ \d+:\d+ /, ' ')), [
+      // The padding comment is past MAX_TOKEN_CHARS: read that far.
+      'R3 error a comment of 13400009 characters, longer than any sitemap field holds (a URL at most 2,048): its first 8388608 are read, the rest is skipped unchecked',
       'R4 error the gzip data is damaged (incorrect header check); read up to the damage',
       'R2 error not well-formed XML: unclosed tag: url',
       'R2 error not well-formed XML: unexpected end.',
     ]);
     // At the last entry read, cut short: entries start on line 3.
-    assert.deepEqual(result.diagnostics.slice(1).map((d) => d.line), [result.entries.length + 2, result.entries.length + 2]);
+    assert.deepEqual(result.diagnostics.slice(2).map((d) => d.line), [result.entries.length + 2, result.entries.length + 2]);
   });
   it('damaged gzip: the URLs before the damage are kept, and it is reported', async () => {
     const result = await parseChunks([readFixture('damaged.xml.gz')]);
     assert.deepEqual(locs(result), Array.from({ length: 952 }, (_, n) => `https://www.example.com/page-${n}`));
     assert.deepEqual(findings(result), ['R4 error the gzip data is damaged (unexpected end of file); read up to the damage', 'R2 error 955:43 not well-formed XML: unclosed tag: loc']);
+  });
+});
+
+const inputFixture = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../fixtures/input/${name}`, import.meta.url)));
+const plainLocs = ['https://www.example.com/', 'https://www.example.com/search?q=a&page=2', 'https://www.example.com/caf%C3%A9?x=1&y=2', 'https://www.example.com/padded'];
+
+describe('Brotli is read when the caller says so, other binary formats are named (R5)', () => {
+  it('a .br file with compression: \'br\' reads as the file it holds, however it is cut', async () => {
+    const { whole, others } = await parseEveryWay(readFixture('urlset-basic.xml.br'), { compression: 'br' });
+    assert.deepEqual([whole.kind, whole.compressed, locs(whole), findings(whole)], ['urlset', true, plainLocs, ['R8 warn 17:5 whitespace around the URL in <loc> (trimmed)']]);
+    for (const other of others) assert.deepEqual(other, whole);
+  });
+  it('Brotli is never guessed from the content: without the hint it is bytes that are not UTF-8', async () => {
+    const result = await parseChunks([readFixture('urlset-basic.xml.br')]);
+    assert.deepEqual([result.kind, result.compressed, result.entries.length], ['text', false, 0]);
+    assert.equal(rules(result)[0], 'R1');
+  });
+  it('damaged or cut Brotli: the output before the damage is read, the damage reported (R4); bytes that are no Brotli at all are one R4', async () => {
+    const br = readFixture('urlset-basic.xml.br');
+    const cut = await parseChunks([br.subarray(0, br.length - 1)], { compression: 'br' });
+    assert.equal(cut.kind, 'urlset');
+    assert.equal(cut.diagnostics[0]?.message, 'the Brotli data is damaged (unexpected end of file); read up to the damage');
+    const plain = await parseChunks([readFixture('urlset-basic.xml')], { compression: 'br' });
+    assert.deepEqual([plain.kind, findings(plain)], ['unknown', ['R4 error the file is not Brotli data, as its name or Content-Encoding says (Decompression failed); it is not read']]);
+  });
+  it('the decompressed-size cap holds for Brotli as for gzip, said of the decompressed bytes; of plain input, of its bytes', async () => {
+    const bomb = brotliCompressSync(new Uint8Array(16 * 1024 * 1024).fill(0x20), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } });
+    assert.ok(bomb.length < 1000, `${bomb.length} bytes`);
+    const capped = await parseChunks([bomb], { compression: 'br', maxBytes: 4 * 1024 * 1024 });
+    assert.deepEqual(findings(capped), [
+      'INPUT error stopped reading at 4194304 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
+    ]);
+    const plain = await parseChunks([new Uint8Array(2 * 1024 * 1024).fill(0x20)], { maxBytes: 1024 * 1024 });
+    assert.deepEqual(findings(plain), [
+      'INPUT error stopped reading at 1048576 bytes, the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'R2 error not well-formed XML: the file holds only whitespace (no root element)',
+    ]);
+  });
+  it('a PNG, a zip, and a PNG in gzip: one R5 naming the format, nothing read as text', async () => {
+    for (const [bytes, what] of [
+      [inputFixture('logo.png'), 'the file is a PNG image'],
+      [inputFixture('export.zip'), 'the file is a zip archive'],
+      [gzipSync(inputFixture('logo.png')), 'the decompressed data is a PNG image'],
+    ] as const) {
+      const { whole, others } = await parseEveryWay(bytes, {}, 3);
+      assert.deepEqual([whole.kind, whole.entries.length, findings(whole)], ['unknown', 0, [`R5 error ${what}, not a sitemap; it is not read`]]);
+      for (const other of others) assert.deepEqual(other, whole);
+    }
   });
 });

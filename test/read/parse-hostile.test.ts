@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap, validateSitemap } from '../../src/index.ts';
 import { MAX_MALFORMED_REPORTS } from '../../src/read/xml/assemble.ts';
+import { MAX_TOKEN_CHARS } from '../../src/read/xml/events.ts';
 import { MAX_SITEMAP_BYTES } from '../../src/rules/limits.ts';
 import { byteByByte, findings, locs, parseChunks, placed, randomSplits, readFixture, rules, sameHoweverCut } from '../helpers/parse.ts';
 
@@ -96,7 +97,7 @@ describe('hostile input', () => {
     const result = await parseChunks([giant], { maxBytes: 1024 * 1024 });
     assert.equal(result.entries.length, 0);
     assert.deepEqual(findings(result), [
-      'INPUT error stopped reading at 1048576 bytes (decompressed), the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
+      'INPUT error stopped reading at 1048576 bytes, the limit set by maxBytes (--max-bytes); the rest of the file is not read or checked',
       'R2 error 1:1048577 not well-formed XML: unclosed tag: loc',
     ]);
   });
@@ -150,5 +151,77 @@ describe('regressions', () => {
     assert.equal(((whole as unknown[])[2] as string[]).length, MAX_MALFORMED_REPORTS + 20);
     assert.deepEqual(await counts(randomSplits(bytes, 5)), whole);
     assert.deepEqual(await counts(byteByByte(bytes)), whole);
+  });
+});
+
+describe('issue #30: a text, comment or CDATA section past MAX_TOKEN_CHARS is read that far, the rest skipped (R3), not held', () => {
+  const MAX = MAX_TOKEN_CHARS;
+  const URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+  const AFTER = '</loc></url>\n<url><loc>https://a.example/?x&y</loc></url>\n</urlset>\n';
+  /** Line and column of `index` in `text`, CRLF, CR and LF each one line end. */
+  const positionOf = (text: string, index: number): string => {
+    let line = 1;
+    let lineStart = 0;
+    for (const match of text.slice(0, index).matchAll(/\r\n?|\n/g)) {
+      line++;
+      lineStart = match.index + match[0].length;
+    }
+    return `${line}:${index - lineStart + 1}`;
+  };
+  /** The input cut whole, in pieces of several sizes, and at cuts around where the limit falls. */
+  const ways = (bytes: Uint8Array, at: number): Uint8Array[][] => [
+    [bytes],
+    ...[1000, 65_536, 3 * 1024 * 1024 + 7].map((size) => Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size))),
+    ...[-17, -1, 0, 1, 2].map((shift) => [bytes.subarray(0, at + shift), bytes.subarray(at + shift)]),
+  ];
+  const show = (result: Awaited<ReturnType<typeof parseChunks>>): unknown => [result.entries.map((entry) => (entry as { loc: string }).loc.length), findings(result)];
+
+  it('a text in a <loc>: its first MAX_TOKEN_CHARS characters are the loc, the rest skipped with one R3 at its start; later findings keep their places, however the input was cut', async () => {
+    const text = `${URLSET}<url><loc>https://a.example/${'a'.repeat(MAX + 1000)}${AFTER}`;
+    const bytes = new TextEncoder().encode(text);
+    const start = text.indexOf('https://a.example/a');
+    const result = await parseChunks([bytes]);
+    assert.deepEqual(show(result), [
+      [MAX, 'https://a.example/?x&y'.length],
+      [
+        `R3 error ${positionOf(text, start)} a text of ${MAX + 1018} characters, longer than any sitemap field holds (a URL at most 2,048): its first ${MAX} are read, the rest is skipped unchecked`,
+        `R2 error ${positionOf(text, text.indexOf('&'))} not well-formed XML: "&" that starts no entity reference ("https://a.example/?x&y"); read literally, write &amp;`,
+      ],
+    ]);
+    assert.equal((result.entries[0] as { loc: string }).loc, `https://a.example/${'a'.repeat(MAX - 18)}`);
+    for (const chunks of ways(bytes, start + MAX)) assert.deepEqual(show(await parseChunks(chunks)), show(result));
+  });
+  it('one character under, at and over the limit: read whole up to it, cut only past it', async () => {
+    for (const extra of [-1, 0, 1]) {
+      const text = `${URLSET}<url><loc>https://a.example/${'a'.repeat(MAX - 18 + extra)}${AFTER}`;
+      const bytes = new TextEncoder().encode(text);
+      const result = await parseChunks([bytes]);
+      assert.deepEqual(result.entries.map((entry) => (entry as { loc: string }).loc.length), [Math.min(MAX, MAX + extra), 22], `${extra}`);
+      assert.deepEqual(rules(result), extra > 0 ? ['R2', 'R3'] : ['R2'], `${extra}`);
+      for (const chunks of ways(bytes, text.indexOf('https://a.example/a') + MAX)) assert.deepEqual(show(await parseChunks(chunks)), show(result), `${extra}`);
+    }
+  });
+  it('whitespace with line ends of every kind, a comment and a CDATA section: one R3 each, every later place right', async () => {
+    const blank = ' \r\n \r \n\t'.repeat(Math.ceil((MAX + 5000) / 7));
+    for (const [what, open, close, at] of [
+      ['text', '<url><loc>https://a.example/1</loc></url>', '<url><loc>', 0],
+      ['comment', '<!--', '--><url><loc>', 0],
+      ['CDATA section', '<url><loc><![CDATA[', ']]>', '<url><loc>'.length],
+    ] as const) {
+      const text = `${URLSET}${open}${blank}${close}https://a.example/2${AFTER}`;
+      const bytes = new TextEncoder().encode(text);
+      const runStart = URLSET.length + (what === 'text' ? open.length : at);
+      const result = await parseChunks([bytes]);
+      // Counted from where it starts (`<!--` and `<![CDATA[` included) to where it ends.
+      const size = what === 'text' ? blank.length : what === 'comment' ? 4 + blank.length : 9 + blank.length;
+      assert.deepEqual(findings(result).map((line) => line.replace(/, longer than .*$/, '')), [
+        `R3 error ${positionOf(text, runStart)} a ${what} of ${size} characters`,
+        // The CDATA section's first MAX_TOKEN_CHARS are the loc's text, whitespace: trimmed.
+        ...(what === 'CDATA section' ? [`R8 warn 2:6 whitespace around the URL in <loc> (trimmed)`] : []),
+        `R2 error ${positionOf(text, text.indexOf('&'))} not well-formed XML: "&" that starts no entity reference ("https://a.example/?x&y"); read literally, write &amp;`,
+      ], what);
+      assert.deepEqual(locs(result), what === 'text' ? ['https://a.example/1', 'https://a.example/2', 'https://a.example/?x&y'] : ['https://a.example/2', 'https://a.example/?x&y'], what);
+      for (const chunks of ways(bytes, runStart + MAX)) assert.deepEqual(findings(await parseChunks(chunks)), findings(result), what);
+    }
   });
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSitemap } from '../../src/index.ts';
-import { byteByByte, locs, parseChunks, placed, randomSplits, rules, sameHoweverCut } from '../helpers/parse.ts';
+import { byteByByte, findings, locs, parseChunks, parseEveryWay, placed, randomSplits, rules, sameHoweverCut } from '../helpers/parse.ts';
 
 describe('regressions', () => {
   it('where saxes reads, a character reference of any length is not taken for a bare & when a chunk cuts it', async () => {
@@ -163,5 +163,24 @@ describe('regressions', () => {
       '3:51 not well-formed XML: invalid attempt to undefine prefix in XML 1.0',
       '3:36 not well-formed XML: unbound namespace prefix "x" (no xmlns:x declares it); read as in an unknown namespace',
     ]);
+    // The element is named by its prefix, which is no namespace.
+    assert.deepEqual(findings(parsed).filter((line) => line.startsWith('R33')), ['R33 warn 3:36 elements with the undeclared prefix x: ignored']);
+  });
+  it('input that ends inside a CDATA section or a comment: the end is reported, not the & inside it, and its content is no text', async () => {
+    const start = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<url><loc>https://a.example/1</loc></url>\n<url><loc>';
+    for (const rest of ['<![CDATA[https://a.example/?a=1&b', 'https://a.example/<!-- a&b --']) {
+      // At the end of the input.
+      const column = '<url><loc>'.length + rest.length + 1;
+      for (const prolog of ['', '<!DOCTYPE urlset []>\n']) {
+        const bytes = new TextEncoder().encode(prolog + start + rest);
+        const line = prolog === '' ? 3 : 4;
+        const { whole, others } = await parseEveryWay(bytes, {}, 3);
+        assert.deepEqual([locs(whole), findings(whole).filter((f) => !f.startsWith('R2 warn'))], [
+          ['https://a.example/1'],
+          [`R2 error ${line}:${column} not well-formed XML: unclosed tag: loc`, `R2 error ${line}:${column} not well-formed XML: unexpected end.`],
+        ], `${prolog}${rest}`);
+        for (const other of others) assert.deepEqual(other, whole);
+      }
+    }
   });
 });

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { byteByByte, findings, locs, parseChunks, parseEveryWay, placed, randomSplits, readFixture, rules, sameHoweverCut } from '../helpers/parse.ts';
+import type { ParsedEntry } from '../../src/read/types.ts';
 
 describe('regressions', () => {
   it('end tags that do not match: a misspelt one ends the element holding only text, a stray one is ignored, one naming an element further out closes those inside it', async () => {
@@ -163,5 +164,35 @@ describe('issue #30: structure findings name the right rule', () => {
       'R8 error 4:8 <loc> is empty; the <url> is skipped',
       'R8 error 6:5 <loc> is empty; the <url> is skipped',
     ]);
+  });
+});
+
+describe('issue #30: a core element whose default namespace is reset (xmlns="")', () => {
+  it('is read by local name, as lenient readers do, with one R5 error for the file, at every cut (fast path and saxes alike)', async () => {
+    const bytes = readFixture('namespace-reset.xml');
+    const show = (entry: ParsedEntry): string => JSON.stringify(entry);
+    const whole = await placed([bytes], show);
+    assert.deepEqual(whole, [
+      '{"loc":"https://www.example.com/","lastmod":"2024-05-31"} 3:3',
+      '{"loc":"https://www.example.com/shop/","lastmod":"2024-05-30","images":[{"loc":"https://www.example.com/shop.jpg"}]} 8:3',
+      '{"loc":"https://www.example.com/about/","priority":"0.5"} 13:3',
+      '{"loc":"https://www.example.com/contact/"} 17:3',
+      'R5 8:3 <url> is in no namespace (its default namespace reset, xmlns=""), not in http://www.sitemaps.org/schemas/sitemap/0.9; read by local name',
+      'R33 19:5 elements in no namespace ignored',
+    ]);
+    await sameHoweverCut(bytes, (chunks) => placed(chunks, show), whole);
+  });
+  it('in an index, and for a <loc> alone; an element that is no core one stays an extension in no namespace (R33)', async () => {
+    const index = new TextEncoder().encode('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n<sitemap xmlns=""><loc>https://a.example/1.xml</loc></sitemap>\n</sitemapindex>');
+    const result = await parseEveryWay(index);
+    assert.deepEqual([result.whole.kind, locs(result.whole), findings(result.whole)], [
+      'sitemapindex',
+      ['https://a.example/1.xml'],
+      ['R5 error 2:1 <sitemap> is in no namespace (its default namespace reset, xmlns=""), not in http://www.sitemaps.org/schemas/sitemap/0.9; read by local name'],
+    ]);
+    for (const other of result.others) assert.deepEqual(other, result.whole);
+    const loc = new TextEncoder().encode('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc xmlns="">https://a.example/</loc><lastmod xmlns="">2024-01-01</lastmod></url></urlset>');
+    const one = await parseChunks([loc]);
+    assert.deepEqual([one.entries, findings(one)], [[{ loc: 'https://a.example/', lastmod: '2024-01-01' }], ['R5 error 1:66 <loc> is in no namespace (its default namespace reset, xmlns=""), not in http://www.sitemaps.org/schemas/sitemap/0.9; read by local name']]);
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { validateSitemap } from '../../src/index.ts';
+import { parseSitemap, validateSitemap } from '../../src/index.ts';
+import type { ParsedRecord } from '../../src/read/types.ts';
 import { byteByByte, randomSplits } from '../helpers/parse.ts';
 
 const NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
@@ -57,6 +58,35 @@ describe('validateSitemap: hreflang alternates (R38)', () => {
       result.diagnostics.map((d) => `${d.rule}:${d.level} ${d.field}`),
       ['R38:warn alternates[4].href', 'R38:error alternates[1].hreflang', 'R8:error alternates[2].href'],
     );
+  });
+
+  it('a relative href is one R8 error at its link, with or without the file\'s URL (resolved against it when known), on a <url> whose loc is relative too; parse says the same, however the input was cut', async () => {
+    const body = [
+      `  <url><loc>https://a.example/en</loc>${link('en', 'https://a.example/en')}${link('de', '/de')}</url>`,
+      `  <url><loc>/de</loc>${link('de', '/de')}${link('en', 'https://a.example/en')}</url>`,
+    ].join('\n');
+    const xml = urlset(XHTML, body);
+    const said = (base: string | undefined): string[] => {
+      const how = base === undefined ? "and the file's own URL is not known (--base) to resolve it" : `; resolved against ${base}`;
+      const relative = (): string => `is a relative URL${how.startsWith(';') ? how : ` ${how}`}`;
+      return [
+        `R8:error alternates[2].href 2:110 alternates[2].href "/de" ${relative()}`,
+        `R8:error undefined 3:8 "/de" ${relative()}`,
+        `R8:error alternates[1].href 3:22 alternates[1].href "/de" ${relative()}`,
+      ];
+    };
+    const line = (d: { rule: string; level: string; field?: string; line?: number; column?: number; message: string }): string => `${d.rule}:${d.level} ${d.field} ${d.line}:${d.column} ${d.message}`;
+    for (const base of [undefined, 'https://a.example/sitemap.xml']) {
+      const options = base === undefined ? {} : { base };
+      const whole = await validateSitemap(xml, options);
+      assert.deepEqual(whole.diagnostics.map(line), said(base), `base ${base}`);
+      for (let seed = 1; seed <= 3; seed++) assert.deepEqual((await validateSitemap(randomSplits(xml, seed), options)).diagnostics, whole.diagnostics);
+      const parsed = parseSitemap(byteByByte(xml), options);
+      const hrefs: string[] = [];
+      for await (const entry of parsed) hrefs.push(...((entry as ParsedRecord).alternates ?? []).map((alternate) => alternate.href));
+      assert.deepEqual(parsed.diagnostics.map(line), said(base));
+      assert.deepEqual(hrefs, base === undefined ? ['https://a.example/en', '/de', '/de', 'https://a.example/en'] : ['https://a.example/en', 'https://a.example/de', 'https://a.example/de', 'https://a.example/en']);
+    }
   });
 
   it('a URL that does not list itself is warned at the <url>', async () => {

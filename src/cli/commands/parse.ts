@@ -29,6 +29,7 @@ async function* parse(input: string, flags: ParseFlags, context: CommandContext)
   const source = await openSource(input, flags, context);
   const parsed = parseSitemap(source.bytes, {
     ...(source.base === undefined ? {} : { base: source.base }),
+    ...(source.compression === undefined ? {} : { compression: source.compression }),
     ...(flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes }),
   });
   const entries: unknown[] = [];

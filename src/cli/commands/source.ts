@@ -18,12 +18,15 @@ export interface OpenedSource {
   /** The file's own URL when it came from the web (relative locs resolve against it), else --base. */
   base?: string;
   name: string;
+  /** Brotli, as a `.br` name says (a server's `Content-Encoding: br` is undone by fetch): Brotli has no magic bytes to tell it by. */
+  compression?: 'br';
 }
 
 /** Files are read, and URLs printed, in pieces of this many bytes or characters. */
 export const READ_BLOCK = 64 * 1024;
 
 const HTTP = /^https?:\/\//i;
+const BROTLI_NAME = /\.br$/i;
 
 /** A path, an http(s) URL or `-` (standard input), opened for reading; failures are one clear sentence. */
 export async function openSource(input: string, flags: ReadFlags, context: CommandContext): Promise<OpenedSource> {
@@ -36,10 +39,12 @@ export async function openSource(input: string, flags: ReadFlags, context: Comma
     // One byte over the parser's cap, so an oversized file is the parser's R3 finding rather than a fetch failure.
     const response = await fetchResource(input, { maxBytes: (flags.maxBytes ?? DEFAULT_MAX_BYTES) + 1 });
     if (!response.ok) throw new SitemapError('SM_INPUT_UNREADABLE', `cannot fetch ${input}: ${response.message}`);
-    return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input };
+    // A `.br` file served as it is, without `Content-Encoding: br` (which fetch would have undone).
+    const brotli = BROTLI_NAME.test(new URL(response.finalUrl).pathname) && !/\bbr\b/i.test(response.headers.get('content-encoding') ?? '');
+    return { bytes: response.body, base: flags.base ?? response.finalUrl, name: input, ...(brotli ? { compression: 'br' as const } : {}) };
   }
   const { bytes } = await openFile(resolve(context.cwd, input), `"${input}"`, READ_BLOCK, true);
-  return withBase({ bytes, name: input });
+  return withBase({ bytes, name: input, ...(BROTLI_NAME.test(input) ? { compression: 'br' as const } : {}) });
 }
 
 /** A finding named after the source it is about, for the report. */

@@ -32,6 +32,7 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
   const source = await openSource(input, flags, context);
   const options = {
     ...(source.base === undefined ? {} : { base: source.base }),
+    ...(source.compression === undefined ? {} : { compression: source.compression }),
     ...(flags.maxBytes === undefined ? {} : { maxBytes: flags.maxBytes }),
     ...(context.now === undefined ? {} : { now: context.now }),
   };
@@ -58,7 +59,7 @@ async function* validate(input: string, flags: ValidateFlags, context: CommandCo
   } else {
     const noun = LISTS_SITEMAPS.has(result.kind) ? 'sitemap' : 'URL';
     const verdict = result.error !== undefined ? 'NOT READ WHOLE' : result.valid ? 'valid' : 'INVALID';
-    yield { stdout: `${source.name}: ${verdict} ${result.kind}, ${result.entries.toLocaleString('en-US')} ${noun}${result.entries === 1 ? '' : 's'}, ${formatBytes(result.bytes)}${result.compressed ? ' (gzip)' : ''}\n` };
+    yield { stdout: `${source.name}: ${verdict} ${result.kind}, ${result.entries.toLocaleString('en-US')} ${noun}${result.entries === 1 ? '' : 's'}, ${formatBytes(result.bytes)}${result.compressed ? (source.compression === 'br' ? ' (Brotli)' : ' (gzip)') : ''}\n` };
     yield { stdout: formatFindings({ counts: result.counts, diagnostics }) };
   }
   // After what was read: the failure, as one sentence on standard error (exit 1).

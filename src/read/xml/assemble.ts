@@ -5,13 +5,13 @@
  * R19, R23, R33); value rules are the validator's (validate.ts).
  */
 import type { Diagnostic, DiagnosticLevel, RuleId } from '../../model/diagnostic.ts';
-import { NS } from '../../model/namespaces.ts';
+import { NS, UNDECLARED_PREFIX_NS } from '../../model/namespaces.ts';
 import type { ImageRecord, NewsRecord, VideoRecord } from '../../model/record.ts';
 import { hasScheme } from '../../rules/url.ts';
 import { parseRfc822Date, parseW3cDatetime } from '../../rules/datetime.ts';
 import { FieldPaths, noteFirstPlace } from './locate.ts';
 import { Char } from './chars.ts';
-import { MAX_MALFORMED_REPORTS, type XmlEvents } from './events.ts';
+import { MAX_MALFORMED_REPORTS, MAX_TOKEN_CHARS, type OversizedWhat, type XmlEvents } from './events.ts';
 import type { XmlAttribute, XmlName } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 import { type EntryContent, EntryPart } from './templates.ts';
@@ -126,6 +126,8 @@ export class SitemapAssembler implements XmlEvents {
   #seenInUrl = 0;
   /** An element after an entry nested in its own (see #nextEntryInside) has been reported. */
   #endedEntryContentReported = false;
+  /** A core element in no namespace inside the sitemap's has been reported (R5, once a file). */
+  #noNamespaceReported = false;
   #extensionSeenInUrl = false;
   #atomLinkRank = 0;
   /** The RSS item's `<guid>` when it is a permalink URL, and where it starts: its URL if the item has no `<link>`. */
@@ -194,6 +196,10 @@ export class SitemapAssembler implements XmlEvents {
       return;
     }
     this.#options.report(diagnostic);
+  }
+
+  oversized(what: OversizedWhat, chars: number, position: XmlPosition): void {
+    this.#report('R3', 'error', `a ${what} of ${chars} characters, longer than any sitemap field holds (a URL at most 2,048): its first ${MAX_TOKEN_CHARS} are read, the rest is skipped unchecked`, undefined, position);
   }
 
   doctype(position: XmlPosition): void {
@@ -457,8 +463,8 @@ export class SitemapAssembler implements XmlEvents {
           href = text;
           break;
         case Step.AlternateEnd:
-          // The usual path reports such a link (R38).
-          if (rel !== 'alternate' || hreflang === undefined || href === undefined) return undefined;
+          // The usual path reports such a link (R38), or a relative href (R8).
+          if (rel !== 'alternate' || hreflang === undefined || href === undefined || !isAbsolute(href)) return undefined;
           (record.alternates ??= []).push({ hreflang, href });
           break;
         case Step.VideoStart:
@@ -588,7 +594,7 @@ export class SitemapAssembler implements XmlEvents {
   }
 
   #child(parent: Role, ns: string, local: string, attributes: readonly XmlAttribute[]): Role {
-    const core = ns === this.#coreNs || ns === NS.sitemap;
+    const core = ns === this.#coreNs || ns === NS.sitemap || (ns === '' && this.#coreInNoNamespace(parent, local));
     if (core && ((local === 'url' && IN_URL.has(parent)) || (local === 'sitemap' && parent === Role.Sitemap))) return this.#nextEntryInside(local);
     switch (parent) {
       case Role.Root:
@@ -650,6 +656,24 @@ export class SitemapAssembler implements XmlEvents {
       default:
         return Role.Ignored;
     }
+  }
+
+  /**
+   * A core element whose default namespace was reset (`<url xmlns="">`, a `<loc>` in no namespace
+   * inside a sitemap's `<urlset>`): read by local name as lenient readers read it, with one R5 error
+   * for the file, since namespace-aware readers and the schema do not see it.
+   */
+  #coreInNoNamespace(parent: Role, local: string): boolean {
+    const known =
+      parent === Role.Root ? (this.#kind === 'urlset' && local === 'url') || (this.#kind === 'sitemapindex' && local === 'sitemap')
+      : parent === Role.Url ? coreUrlChild(local) !== -1
+      : parent === Role.Sitemap && (local === 'loc' || local === 'lastmod');
+    if (!known) return false;
+    if (!this.#noNamespaceReported) {
+      this.#noNamespaceReported = true;
+      this.#report('R5', 'error', `<${local}> is in no namespace (its default namespace reset, xmlns=""), not in ${this.#coreNs}; read by local name`);
+    }
+    return true;
   }
 
   #urlChild(ns: string, local: string, core: boolean, attributes: readonly XmlAttribute[]): Role {
@@ -821,7 +845,7 @@ export class SitemapAssembler implements XmlEvents {
   #loc(value: string, raw: string): string {
     const at = this.#fieldStart;
     if (value.length !== raw.length && value !== '') this.#report('R8', 'warn', `whitespace around the URL in <${this.#kind === 'rss' ? 'link' : 'loc'}> (trimmed)`, value, at);
-    if (value === '' || value.startsWith('https://') || value.startsWith('http://') || hasScheme(value)) return value;
+    if (value === '' || isAbsolute(value)) return value;
     const base = this.#options.base;
     if (base === undefined) {
       this.#report('R8', 'error', `"${value}" is a relative URL and the file's own URL is not known (--base) to resolve it`, value, at);
@@ -902,13 +926,33 @@ export class SitemapAssembler implements XmlEvents {
       this.#report('R38', 'error', '<xhtml:link> needs rel="alternate", hreflang and href; ignored');
       return;
     }
-    if (this.#record !== undefined) (this.#record.alternates ??= []).push({ hreflang, href });
+    if (this.#record === undefined) return;
+    const alternates = (this.#record.alternates ??= []);
+    alternates.push({ hreflang, href: isAbsolute(href) ? href : this.#relativeHref(href, alternates.length + 1) });
+  }
+
+  /** An alternate's href must be absolute (R38), as a `<loc>`: relative, it is an R8 error, resolved against the base when there is one. */
+  #relativeHref(href: string, place: number): string {
+    const field = `alternates[${place}].href`;
+    const base = this.#options.base;
+    if (base === undefined) {
+      this.#report('R8', 'error', `${field} "${href}" is a relative URL and the file's own URL is not known (--base) to resolve it`, href, undefined, field);
+      return href;
+    }
+    if (!URL.canParse(href, base.href)) {
+      this.#report('R8', 'error', `${field} "${href}" cannot be resolved against ${base.href}`, href, undefined, field);
+      return href;
+    }
+    const resolved = new URL(href, base).href;
+    this.#report('R8', 'error', `${field} "${href}" is a relative URL; resolved against ${base.href}`, resolved, undefined, field);
+    return resolved;
   }
 
   #unknownNamespace(ns: string): void {
     if (this.#unknownNamespaces.has(ns)) return;
     this.#unknownNamespaces.add(ns);
-    this.#report('R33', 'warn', ns === '' ? 'elements in no namespace ignored' : `elements in the unknown namespace ${ns} ignored`);
+    const what = ns === '' ? 'in no namespace' : ns.startsWith(UNDECLARED_PREFIX_NS) ? `with the undeclared prefix ${ns.slice(UNDECLARED_PREFIX_NS.length)}:` : `in the unknown namespace ${ns}`;
+    this.#report('R33', 'warn', `elements ${what} ignored`);
   }
 
   #finishImage(): void {
@@ -1114,4 +1158,9 @@ function videoField(video: Partial<VideoRecord>, key: string, value: string, att
     default:
       target[key] = value;
   }
+}
+
+/** A URL with a scheme: tested by the usual two first, for speed. */
+function isAbsolute(url: string): boolean {
+  return url.startsWith('https://') || url.startsWith('http://') || hasScheme(url);
 }

@@ -36,6 +36,11 @@ export interface XmlEvents {
   readonly listing: boolean;
   /** `count` more well-formedness errors, past those listed: counted, not listed. */
   unlisted(count: number): void;
+  /**
+   * A text, comment or CDATA section of `chars` characters starting at `position`, longer than
+   * MAX_TOKEN_CHARS: only that much of it was read (a text handed on is cut there), the rest skipped.
+   */
+  oversized(what: OversizedWhat, chars: number, position: XmlPosition): void;
   /** A DOCTYPE: never processed, so its entities are never expanded. */
   doctype(position: XmlPosition): void;
   /** True once the consumer wants nothing more (a file that is no sitemap): reading ends in the middle of a chunk. */
@@ -49,6 +54,8 @@ export interface XmlEvents {
   forgetEndedEntries(count: number): void;
 }
 
+export type OversizedWhat = 'text' | 'comment' | 'CDATA section';
+
 /** Well-formedness errors listed at most: the rest are counted, and reading goes on (every entry after them is still read). */
 export const MAX_MALFORMED_REPORTS = 100;
 
@@ -56,4 +63,5 @@ export const MAX_MALFORMED_REPORTS = 100;
 export const MAX_DEPTH = 64;
 /** Past this depth reading stops: saxes slows down with the square of the depth, so a few MB of nesting would take minutes. */
 export const MAX_PARSED_DEPTH = 1024;
+/** A token held whole at most; a text, comment or CDATA section past it is read no further (`oversized`): no sitemap field is near as long. */
 export const MAX_TOKEN_CHARS = 8 * 1024 * 1024;

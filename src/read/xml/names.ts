@@ -1,5 +1,5 @@
 /** Element and attribute names and the namespaces they resolve to: scopes of prefix declarations, and prefixes used undeclared. */
-import { NS } from '../../model/namespaces.ts';
+import { NS, UNDECLARED_PREFIX_NS } from '../../model/namespaces.ts';
 
 export interface XmlName {
   /** Namespace URI, '' for none. */
@@ -54,12 +54,12 @@ export function resolveName(qname: string, scope: Scope, isElement: boolean): Xm
   return ns === undefined || ns === '' ? undefined : { ns, local: qname.slice(colon + 1) };
 }
 
-/** What an undeclared prefix is read as: its namespace in sitemaps, else one named by the prefix (as saxes names it). */
+/** What an undeclared prefix is read as: its namespace in sitemaps, else UNDECLARED_PREFIX_NS and the prefix. */
 export function assumedNamespace(prefix: string): string {
-  return Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : prefix;
+  return Object.hasOwn(NS, prefix) ? NS[prefix as keyof typeof NS] : UNDECLARED_PREFIX_NS + prefix;
 }
 
 export function unboundPrefixMessage(prefix: string): string {
-  const ns = assumedNamespace(prefix);
-  return `unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${ns === prefix ? 'read as in an unknown namespace' : `read as ${ns}, its namespace in sitemaps`}`;
+  const known = Object.hasOwn(NS, prefix);
+  return `unbound namespace prefix "${prefix}" (no xmlns:${prefix} declares it); ${known ? `read as ${assumedNamespace(prefix)}, its namespace in sitemaps` : 'read as in an unknown namespace'}`;
 }

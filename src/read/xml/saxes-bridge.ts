@@ -2,7 +2,7 @@
 import { SaxesParser, type SaxesOptions, type SaxesTagNS } from 'saxes';
 import { Char, countDisallowedChars, DISALLOWED_CHARS, disallowedCharMessage, mayHoldDisallowedChar } from './chars.ts';
 import { clipAround, referencedChar } from './entities.ts';
-import { MAX_DEPTH, MAX_MALFORMED_REPORTS, MAX_PARSED_DEPTH, type XmlEvents } from './events.ts';
+import { MAX_DEPTH, MAX_MALFORMED_REPORTS, MAX_PARSED_DEPTH, MAX_TOKEN_CHARS, type OversizedWhat, type XmlEvents } from './events.ts';
 import { assumedNamespace, unboundPrefixMessage, type XmlAttribute } from './names.ts';
 import type { XmlPosition } from './positions.ts';
 
@@ -37,9 +37,43 @@ export const SAXES_MESSAGES = {
   unexpectedCloseTag: 'unexpected close tag.',
   /** Followed by the tag's name. */
   unclosedTag: 'unclosed tag: ',
+  /** At the end, inside a construct not finished (a CDATA section, a comment, a tag): what saxes then hands on as text is that construct's content. */
+  unexpectedEnd: 'unexpected end.',
 } as const;
 /** saxes' complaint about a prefix used without a declaration. */
 export const SAXES_UNBOUND_PREFIX = /unbound namespace prefix: "([^"]*)"\.$/;
+/**
+ * saxes' states (its private `state`) in which it adds what it reads to a text it holds whole: the
+ * base one of each construct, and those a construct's end may have started in (saxes 6.0.0, pinned:
+ * test/read/xml/saxes-contract.test.ts holds it to them).
+ */
+export const SAXES_STATES = { text: 13, comment: 17, commentEnding: 18, commentEnded: 19, cdata: 20, cdataEnding: 21, cdataEnding2: 22 } as const;
+/** What ends each construct a long run may be skipped in, by its base state. */
+const SKIPPABLE = new Map<number, { what: OversizedWhat; end: string }>([
+  [SAXES_STATES.text, { what: 'text', end: '<' }],
+  [SAXES_STATES.comment, { what: 'comment', end: '-->' }],
+  [SAXES_STATES.cdata, { what: 'CDATA section', end: ']]>' }],
+]);
+const LINE_END = /\r\n?|\n/g;
+
+/** A construct past MAX_TOKEN_CHARS whose rest is not given to saxes, which would hold it whole: only counted, for positions. */
+interface Skipping {
+  what: OversizedWhat;
+  end: string;
+  /** Where the construct starts, and how much of it saxes was given. */
+  at: XmlPosition;
+  given: number;
+  /** Where the first character skipped stands; line ends and the characters after the last one skipped since. */
+  from: XmlPosition;
+  skipped: number;
+  lines: number;
+  tail: number;
+  /** The last character skipped (or the one before the skip) was a CR: an LF next is its line end's. */
+  afterReturn: boolean;
+  /** The last characters of a piece, which may start the end (`-->`, `]]>`), held for the next. */
+  carry: string;
+}
+
 /** saxes prefixes its messages with its own (primed, hence shifted) position; ours replaces it. */
 const SAXES_POSITION_PREFIX = /^(?:[^:]*:)?\d+:\d+: /;
 
@@ -127,9 +161,19 @@ export class SaxesBridge {
   readonly #saxes: FastSaxesParser;
   #stopped = false;
   #ending: boolean;
-  /** Where saxes started, to map its positions back to the document's. */
-  readonly #origin: XmlPosition;
-  readonly #primed: number;
+  /** saxes said the input ended inside a construct (SAXES_MESSAGES.unexpectedEnd). */
+  #endedInside = false;
+  /**
+   * How saxes' positions map to the document's: its line `#mapLine` is the document's `#mapDocLine`,
+   * its columns shifted by `#mapShift`; a later line is the document's that many lines on. First its
+   * first line (where the priming makes it longer), after a skipped run the line reading resumed on.
+   */
+  #mapLine = 1;
+  #mapDocLine: number;
+  #mapShift: number;
+  #skipping: Skipping | undefined;
+  /** Where saxes was when the run it is in began (markup ended, or a skip): a run past MAX_TOKEN_CHARS from there is skipped. */
+  #runFrom = 0;
   readonly #xml11: boolean;
   #priming = false;
   /** While a start tag is handed on: where its `<` is, as the fast path gives it. */
@@ -175,8 +219,8 @@ export class SaxesBridge {
 
   constructor(events: XmlEvents, handOver: HandOver) {
     this.#events = events;
-    this.#origin = handOver.origin;
-    this.#primed = handOver.primed;
+    this.#mapDocLine = handOver.origin.line;
+    this.#mapShift = handOver.origin.column - handOver.primed;
     this.#forgotten = handOver.forgotten;
     this.#xml11 = handOver.xml11;
     this.#ending = handOver.ending;
@@ -227,7 +271,8 @@ export class SaxesBridge {
     saxes.on('text', (text: string) => {
       const lineEnd = text.lastIndexOf('\n');
       this.#textTail = lineEnd === -1 ? -1 : text.length - lineEnd - 1;
-      if (this.#priming || this.#depth - this.#forgotten > MAX_DEPTH) return;
+      // An unterminated CDATA section's or comment's content, handed on at the end: no text, and its `&` no bare one (the end is reported).
+      if (this.#priming || this.#depth - this.#forgotten > MAX_DEPTH || this.#endedInside) return;
       if (text.indexOf(BARE_AMPERSAND_MARK) !== -1) {
         // Where the fast path puts each: at the `&` (its text is decoded here, so each was placed as it was written, #writePlacing).
         const places = this.#ampersands.filter((ampersand) => ampersand.offset >= this.#textOffset).map((ampersand) => ampersand.at);
@@ -298,6 +343,34 @@ export class SaxesBridge {
         text = text.slice(0, undecided.index);
       }
     }
+    if (this.#skipping !== undefined) text = this.#skip(text);
+    // A text, comment or CDATA section longer than any sitemap field: past MAX_TOKEN_CHARS its rest is skipped, counted only (saxes would hold it whole).
+    // Cut where the run reaches that length, however the input came, so what is read of it never depends on the cuts.
+    while (text !== '' && this.#skipping === undefined && this.#depth > 0 && !this.#stopped) {
+      const room = MAX_TOKEN_CHARS - (this.#saxes.position - this.#runFrom);
+      if (text.length <= room) break;
+      if (room > 0) {
+        this.#forward(text.slice(0, room));
+        text = text.slice(room);
+        continue;
+      }
+      const state = (this.#saxes as unknown as { state: number }).state;
+      const skippable = SKIPPABLE.get(state);
+      if (skippable !== undefined) {
+        this.#startSkipping(skippable.what, skippable.end);
+        text = this.#skip(text);
+      } else if (state === SAXES_STATES.commentEnding || state === SAXES_STATES.commentEnded || state === SAXES_STATES.cdataEnding || state === SAXES_STATES.cdataEnding2) {
+        // Where a construct's end may have begun (a `-` in a comment, a `]` in CDATA): one character more decides it, whatever the cuts.
+        this.#forward(text.slice(0, 1));
+        text = text.slice(1);
+      } else break;
+    }
+    this.#forward(text);
+  }
+
+  /** Gives saxes `text` as written: forbidden characters and bare `&`s marked, each placed where it stands. */
+  #forward(text: string): void {
+    if (text === '' || this.#stopped) return;
     // Forbidden characters first, so what saxes is given besides holds none but OWN_MARK_CHAR (all replacements keep the length).
     const clean = mayHoldDisallowedChar(text, false) ? text.replace(DISALLOWED_CHARS, '\uFFFD') : text;
     const marked = this.#marked(clean);
@@ -334,11 +407,73 @@ export class SaxesBridge {
     this.#ending = true;
     if (this.#held.length > 0) this.write('');
     if (this.#stopped) return;
+    if (this.#skipping !== undefined) {
+      // Cut off inside it: what is held over was skipped too.
+      this.#count(this.#skipping.carry);
+      this.#endSkipping();
+    }
     try {
       this.#saxes.close();
     } catch (error) {
       if (error !== ABANDONED) throw error;
     }
+  }
+
+  #startSkipping(what: OversizedWhat, end: string): void {
+    const given = this.#saxes.position - this.#textOffset;
+    const at = this.#positionAt(this.#textLine, this.#textColumn);
+    this.#skipping = { what, end, at, given, from: this.writtenTo(), skipped: 0, lines: 0, tail: 0, afterReturn: this.#carriesReturn, carry: '' };
+  }
+
+  /** What of `text` comes after the skipped run (from its end on), the rest counted; '' while it goes on. */
+  #skip(text: string): string {
+    const skipping = this.#skipping as Skipping;
+    const piece = skipping.carry === '' ? text : skipping.carry + text;
+    skipping.carry = '';
+    const end = piece.indexOf(skipping.end);
+    if (end === -1) {
+      const cut = Math.max(0, piece.length - (skipping.end.length - 1));
+      this.#count(piece.slice(0, cut));
+      skipping.carry = piece.slice(cut);
+      return '';
+    }
+    this.#count(piece.slice(0, end));
+    this.#endSkipping();
+    return piece.slice(end);
+  }
+
+  /** Counts skipped characters, and the line ends among them (CRLF, CR and LF one each). */
+  #count(part: string): void {
+    if (part === '') return;
+    const skipping = this.#skipping as Skipping;
+    const from = skipping.afterReturn && part.charCodeAt(0) === Char.LineFeed ? 1 : 0;
+    skipping.skipped += part.length;
+    let last = -1;
+    LINE_END.lastIndex = from;
+    for (let match = LINE_END.exec(part); match !== null; match = LINE_END.exec(part)) {
+      skipping.lines++;
+      last = match.index + match[0].length;
+    }
+    skipping.tail = last === -1 ? skipping.tail + part.length - from : part.length - last;
+    skipping.afterReturn = part.charCodeAt(part.length - 1) === Char.Return;
+  }
+
+  /** Reading resumes: saxes' next position is mapped to the document's after the skipped run, and the run is reported. */
+  #endSkipping(): void {
+    const skipping = this.#skipping as Skipping;
+    this.#skipping = undefined;
+    const saxes = this.#saxes;
+    // What follows is the construct's end: read, not skipped again.
+    this.#runFrom = saxes.position;
+    // Ended right where the limit is: nothing was skipped.
+    if (skipping.skipped === 0) return;
+    const { from, lines, tail } = skipping;
+    const after = lines === 0 ? { line: from.line, column: from.column + tail } : { line: from.line + lines, column: tail + 1 };
+    // saxes holds a CR given last until it sees what follows, which it then reads on the next line.
+    this.#mapLine = this.#carriesReturn ? saxes.line + 1 : saxes.line;
+    this.#mapDocLine = after.line;
+    this.#mapShift = after.column - (this.#carriesReturn ? 0 : saxes.columnIndex);
+    this.#events.oversized(skipping.what, skipping.given + skipping.skipped, skipping.at);
   }
 
   #openTag(tag: SaxesTagNS): void {
@@ -403,6 +538,7 @@ export class SaxesBridge {
       return;
     }
     if (this.#priming) return;
+    if (this.#ending && error.message.endsWith(SAXES_MESSAGES.unexpectedEnd)) this.#endedInside = true;
     // saxes says these for each element one end tag, or the end of the input, ends early (all the ended entries, with every </url> missing): once is enough.
     if (error.message.endsWith(SAXES_MESSAGES.unexpectedCloseTag) || error.message.includes(SAXES_MESSAGES.unclosedTag)) {
       if (saxes.position === this.#unexpectedCloseAt) return;
@@ -512,9 +648,8 @@ export class SaxesBridge {
 
   /** The document's position for saxes' line and column (0-based, after priming). */
   #positionAt(saxesLine: number, saxesColumn: number): XmlPosition {
-    const { line, column } = this.#origin;
-    if (saxesLine === 1) return { line, column: column + saxesColumn - this.#primed };
-    return { line: line + saxesLine - 1, column: saxesColumn + 1 };
+    if (saxesLine === this.#mapLine) return { line: this.#mapDocLine, column: this.#mapShift + saxesColumn };
+    return { line: this.#mapDocLine + saxesLine - this.#mapLine, column: saxesColumn + 1 };
   }
 
   /** The namespace saxes gives a name, or what the fast path reads an undeclared prefix as (saxes gives the prefix). */
@@ -533,6 +668,7 @@ export class SaxesBridge {
     this.#textLine = saxes.line;
     this.#textColumn = saxes.columnIndex;
     this.#textOffset = saxes.position;
+    this.#runFrom = saxes.position;
     this.#textTail = -1;
     // Those read past belong to what has ended: dropped in one cut (one shift each would be quadratic in a hostile text of them).
     const ampersands = this.#ampersands;

@@ -54,6 +54,12 @@ const NO_ATTRIBUTES: readonly XmlAttribute[] = Object.freeze([]) as readonly Xml
  * `#awaited`) can be read whole; handing it to saxes; or nothing, reading having stopped for
  * good. Numbers, so a test of the mode is one compare.
  */
+/**
+ * A text, comment or CDATA section longer than this, whole in the buffer, goes to saxes: the bridge
+ * reads one no further than MAX_TOKEN_CHARS (see `oversized`), and decides that exactly; a margin
+ * below it, so the fast path never reads whole one the bridge would cut, however the input came.
+ */
+const MAX_READ_WHOLE = MAX_TOKEN_CHARS - 16;
 const Mode = { Fast: 0, AwaitingEntry: 1, AwaitingToken: 2, Saxes: 3, Stopped: 4 } as const;
 type Mode = (typeof Mode)[keyof typeof Mode];
 
@@ -325,7 +331,7 @@ export class XmlTokenizer {
 
   /** Text between markup; `complete` when a `<` ends it. Returns false when saxes took over. */
   #text(start: number, end: number, complete: boolean): boolean {
-    if (complete && this.#pendingText === '' && this.#stack.length > 0 && this.#plain(start, end)) {
+    if (complete && this.#pendingText === '' && this.#stack.length > 0 && end - start <= MAX_READ_WHOLE && this.#plain(start, end)) {
       const capturing = this.#events.capturing;
       if (capturing || (this.#innermostHoldsOnlyText && !this.#innermostHasText)) {
         const text = this.#buffer.slice(start, end);
@@ -346,6 +352,10 @@ export class XmlTokenizer {
     const pendingAt = this.#pendingText === '' ? undefined : this.#pendingTextAt;
     const whole = this.#pendingText === '' ? raw : this.#pendingText + raw;
     this.#pendingText = '';
+    if (whole.length > MAX_READ_WHOLE && this.#stack.length > 0) {
+      this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
+      return false;
+    }
     if (this.#stack.length === 0) {
       if (!ONLY_WHITESPACE.test(whole)) {
         this.#fallback(whole + this.#buffer.slice(end), pendingAt ?? this.#positionAt(this.#bufferOffset + start));
@@ -983,6 +993,7 @@ export class XmlTokenizer {
     if (buffer.startsWith('<!--', lt)) {
       const close = buffer.indexOf('-->', lt + 4);
       if (close === -1) return INCOMPLETE;
+      if (close - lt > MAX_READ_WHOLE) return FOREIGN;
       const content = buffer.slice(lt + 4, close);
       if (content.indexOf('--') !== -1 || content.endsWith('-')) return FOREIGN;
       return close + 3;
@@ -991,6 +1002,7 @@ export class XmlTokenizer {
       if (this.#stack.length === 0) return FOREIGN;
       const close = buffer.indexOf(']]>', lt + 9);
       if (close === -1) return INCOMPLETE;
+      if (close - lt > MAX_READ_WHOLE) return FOREIGN;
       const text = normalizeNewlines(buffer.slice(lt + 9, close));
       this.#noteText(text);
       if (this.#events.capturing) this.#events.text(text);

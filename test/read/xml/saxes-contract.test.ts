@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { SaxesParser } from 'saxes';
-import { BARE_AMPERSAND_MARK, FastSaxesParser, HANDLER_SLOTS, OWN_MARK_CHAR, SAXES_MESSAGES, SAXES_UNBOUND_PREFIX } from '../../../src/read/xml/saxes-bridge.ts';
+import { BARE_AMPERSAND_MARK, FastSaxesParser, HANDLER_SLOTS, OWN_MARK_CHAR, SAXES_MESSAGES, SAXES_STATES, SAXES_UNBOUND_PREFIX } from '../../../src/read/xml/saxes-bridge.ts';
 
 // What src/read/xml/saxes-bridge.ts takes from saxes beyond its documented API: if any of it changes
 // with a new saxes, this fails before the bridge silently misplaces or misreads anything.
@@ -53,9 +53,26 @@ describe('the saxes the bridge was written against', () => {
     assert.deepEqual(errorsOf('<r/>x'), [`1:5: ${SAXES_MESSAGES.textOutsideRoot}`]);
     assert.deepEqual(errorsOf('<r></s></r>'), [`1:7: ${SAXES_MESSAGES.unexpectedCloseTag}`, '1:7: unmatched closing tag: s.', '1:11: unmatched closing tag: r.']);
     assert.deepEqual(errorsOf('<r><a>'), [`1:6: ${SAXES_MESSAGES.unclosedTag}a`, `1:6: ${SAXES_MESSAGES.unclosedTag}r`]);
+    assert.deepEqual(errorsOf('<r><![CDATA[x'), [`1:13: ${SAXES_MESSAGES.unclosedTag}r`, `1:13: ${SAXES_MESSAGES.unexpectedEnd}`]);
     const unbound = errorsOf('<a:b/>');
     assert.deepEqual(unbound, ['1:6: unbound namespace prefix: "a".']);
     assert.equal(SAXES_UNBOUND_PREFIX.exec(unbound[0] ?? '')?.[1], 'a');
+  });
+
+  it('is in the state the bridge skips a long run in (its private `state`), by what it is reading', () => {
+    for (const [xml, state] of [
+      ['<r>x', SAXES_STATES.text],
+      ['<r><!--x', SAXES_STATES.comment],
+      ['<r><!--x-', SAXES_STATES.commentEnding],
+      ['<r><!--x--', SAXES_STATES.commentEnded],
+      ['<r><![CDATA[x', SAXES_STATES.cdata],
+      ['<r><![CDATA[x]', SAXES_STATES.cdataEnding],
+      ['<r><![CDATA[x]]', SAXES_STATES.cdataEnding2],
+    ] as const) {
+      const saxes = parser();
+      saxes.write(xml);
+      assert.equal((saxes as unknown as { state: number }).state, state, xml);
+    }
   });
 
   it('reads the bare-& mark (U+FDD0) in text and values without complaint', () => {

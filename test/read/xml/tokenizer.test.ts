@@ -55,6 +55,7 @@ function tokenize(chunks: readonly string[]): { entries: ParsedEntry[]; wholeEnt
       return assembler.listing;
     },
     unlisted: (count) => assembler.unlisted(count),
+    oversized: (what, chars, position) => assembler.oversized(what, chars, position),
     doctype: (position) => assembler.doctype(position),
     get endedEntries() {
       return assembler.endedEntries;
@@ -254,6 +255,7 @@ describe('stopping', () => {
       },
       listing: true,
       unlisted: () => assert.fail('every finding is listed'),
+      oversized: () => undefined,
       doctype: () => undefined,
       endedEntries: 0,
       forgetEndedEntries: () => undefined,
