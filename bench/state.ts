@@ -2,7 +2,7 @@
  * `npm run bench:state`: the state store's targets. 1,000,000 records into a fresh state against the
  * stateless writer (same records, same options, gzip on, each in its own process, taking turns); then
  * the same records again (nothing changed: no file may be written); then 10 changed, 1,000 added and
- * 1,000 removed (only the files those touch). Prints met/MISS for each target; figures go in bench/notes/state.md.
+ * 1,000 removed (only the files those touch). Prints met/MISS for each target; figures go in bench/NOTES.md.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -2,7 +2,7 @@
  * The content fingerprint of an HTML page: a hash of what the page says, leaving out what a rebuild
  * changes without changing it (the rules are listed in README.md, "What the fingerprint ignores").
  * Whole-string regular expressions rather than parser events: a page's every tag through the
- * parser cost several times the rest of `build --dir` (bench/notes/site.md); pure.
+ * parser cost several times the rest of `build --dir` (bench/NOTES.md); pure.
  */
 import { Hash128 } from './hash.ts';
 import { type Compound, matchesAny } from './selector.ts';

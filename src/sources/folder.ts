@@ -132,7 +132,7 @@ class JudgePool {
 async function* walk(root: string, rel: string): AsyncGenerator<string> {
   const entries: Array<{ name: string; dir: boolean; link: boolean }> = [];
   try {
-    // readdir, not opendir: a folder's names are all kept to be sorted anyway, and opendir cost more a folder (bench/notes/site.md).
+    // readdir, not opendir: a folder's names are all kept to be sorted anyway, and opendir cost more a folder (bench/NOTES.md).
     for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
       if (d.name.startsWith('.')) continue;
       if (d.isDirectory() || d.isFile() || d.isSymbolicLink()) entries.push({ name: d.name, dir: d.isDirectory(), link: d.isSymbolicLink() });
