@@ -21,21 +21,7 @@ export async function buildSitemaps(
   options: BuildOptions,
   sink: SitemapSink,
 ): Promise<BuildSummary> {
-  const {
-    gzipIndex = false,
-    strict = false,
-    stylesheet,
-    maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
-    maxBytesPerFile = MAX_SITEMAP_BYTES,
-    filename = 'sitemap',
-    maxDiagnostics = 1000,
-    now = Date.now,
-  } = options;
-  const gzip = options.gzip === true || gzipIndex;
-  const base = parseBaseUrl(options.baseUrl);
-  checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
-  checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
-  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
+  const { gzipIndex, strict, stylesheet, maxUrlsPerFile, maxBytesPerFile, filename, maxDiagnostics, now, gzip, base } = buildSettings(options);
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
   const tally = new FindingTally(summary.counts);
@@ -106,6 +92,26 @@ export async function buildSitemaps(
   }
 }
 
+/** A build's options with their defaults, checked: a bad one fails (SM_BAD_OPTION, SM_BAD_BASE_URL) before anything is written. */
+export function buildSettings(options: BuildOptions) {
+  const {
+    gzipIndex = false,
+    strict = false,
+    stylesheet,
+    maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
+    maxBytesPerFile = MAX_SITEMAP_BYTES,
+    filename = 'sitemap',
+    maxDiagnostics = 1000,
+    now = Date.now,
+  } = options;
+  const gzip = options.gzip === true || gzipIndex;
+  const base = parseBaseUrl(options.baseUrl);
+  checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
+  checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
+  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
+  return { gzipIndex, strict, stylesheet, maxUrlsPerFile, maxBytesPerFile, filename, maxDiagnostics, now, gzip, base };
+}
+
 /** The folder URL the files are served from, always ending in `/`. */
 export function parseBaseUrl(baseUrl: string): URL {
   let url: URL;
@@ -131,7 +137,7 @@ export function parseBaseUrl(baseUrl: string): URL {
 /** A path whose last segment ends in an extension of the files a sitemap URL names (sitemaps, pages, feeds, archives). */
 const FILE_NAME = /\/[^/]*\.(?:xml|gz|txt|html?|xhtml|php|aspx?|jsp|json|jsonl|ndjson|csv|rss|atom|xsl|zip|zst|br)$/i;
 
-export function checkLimit(name: string, value: number, max: number): void {
+function checkLimit(name: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {
     throw new SitemapError('SM_BAD_OPTION', `${name} must be a whole number from 1 to ${max}, got ${value}`);
   }

@@ -15,11 +15,11 @@ import type { SitemapRecord } from '../model/record.ts';
 import { fingerprint } from '../normalize/fingerprint.ts';
 import type { NormalizedEntry } from '../normalize/record.ts';
 import { NormalizeStage } from '../normalize/stage.ts';
-import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
+import { MAX_NEWS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
 import type { FileState, RunOwner, Seconds, StateStore, StoredUrl, UrlWrite } from '../state/store.ts';
 import { formatSeconds, toSeconds } from '../state/time.ts';
-import { checkLimit, parseBaseUrl } from './build.ts';
+import { buildSettings } from './build.ts';
 import { escapeUri, utf8Length } from './escape.ts';
 import { FileSet } from './file-set.ts';
 import { NO_FILE, type SerializedEntry } from './plan.ts';
@@ -65,21 +65,7 @@ interface Pending {
 }
 
 export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable<SourceItem>, options: BuildOptions, state: StateBuildOptions): Promise<BuildSummary> {
-  const {
-    gzipIndex = false,
-    strict = false,
-    stylesheet,
-    maxUrlsPerFile = MAX_URLS_PER_SITEMAP,
-    maxBytesPerFile = MAX_SITEMAP_BYTES,
-    filename = 'sitemap',
-    maxDiagnostics = 1000,
-    now = Date.now,
-  } = options;
-  const gzip = options.gzip === true || gzipIndex;
-  const base = parseBaseUrl(options.baseUrl);
-  checkLimit('maxUrlsPerFile (--max-urls)', maxUrlsPerFile, MAX_URLS_PER_SITEMAP);
-  checkLimit('maxBytesPerFile (--max-bytes)', maxBytesPerFile, MAX_SITEMAP_BYTES);
-  if (!/^[A-Za-z0-9._-]+$/.test(filename)) throw new SitemapError('SM_BAD_OPTION', `filename (--filename) "${filename}" may only use letters, digits, ".", "_" and "-"`);
+  const { gzipIndex, strict, stylesheet, maxUrlsPerFile, maxBytesPerFile, filename, maxDiagnostics, now, gzip, base } = buildSettings(options);
   const limits: SplitLimits = { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP };
   const { store, commitTimes } = state;
   const compact = state.compact === true;
