@@ -46,6 +46,20 @@ export class NormalizeStage {
     this.#onProgress = onProgress;
   }
 
+  /** Feeds every item through and hands out the last batch: a sync source is walked without a microtask per record, only a full batch is awaited. */
+  async drain(items: Iterable<SourceItem> | AsyncIterable<SourceItem>, consume: EntryConsumer): Promise<void> {
+    if (Symbol.iterator in items) {
+      for (const item of items) {
+        if (this.push(item)) await this.take(consume);
+      }
+    } else {
+      for await (const item of items) {
+        if (this.push(item)) await this.take(consume);
+      }
+    }
+    await this.take(consume);
+  }
+
   /** Holds the item; true when the batch is full and must be taken before the next push. */
   push(item: SourceItem): boolean {
     return this.#batch.push(item) === FILTER_BATCH;

@@ -61,17 +61,7 @@ export async function buildSitemaps(
   };
 
   try {
-    if (Symbol.iterator in items) {
-      // A sync source is walked without a microtask per record: only a full batch is awaited.
-      for (const item of items) {
-        if (normalize.push(item)) await normalize.take(write);
-      }
-    } else {
-      for await (const item of items) {
-        if (normalize.push(item)) await normalize.take(write);
-      }
-    }
-    await normalize.take(write);
+    await normalize.drain(items, write);
     summary.urls = files.urls;
     progress();
 

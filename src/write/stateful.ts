@@ -334,16 +334,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   };
 
   try {
-    if (Symbol.iterator in items) {
-      for (const item of items) {
-        if (normalize.push(item)) await normalize.take(take);
-      }
-    } else {
-      for await (const item of items) {
-        if (normalize.push(item)) await normalize.take(take);
-      }
-    }
-    await normalize.take(take);
+    await normalize.drain(items, take);
     if (!failed) await processBatch();
     progress();
     if (failed) {
