@@ -80,3 +80,5 @@ export function formatVerdicts(dir: string, counts: VerdictCounts): string {
   const skipped = VERDICTS.filter((v) => v !== 'listed' && counts[v] > 0).map((v) => `${counts[v].toLocaleString('en-US')} ${v}`);
   return `Files in ${dir}: ${total.toLocaleString('en-US')} (${counts.listed.toLocaleString('en-US')} listed${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''})\n`;
 }
+
+export { SITE_FINGERPRINT_SCHEME as fingerprintScheme } from '../sources/folder.ts';

@@ -14,6 +14,9 @@ export interface FingerprintRules {
   ignorePatterns?: readonly RegExp[];
 }
 
+/** Raised whenever the same page would get another fingerprint: a state then takes the new one without a new lastmod. */
+export const FINGERPRINT_VERSION = 1;
+
 /** `<meta name|property>` values that are build stamps or request tokens, not content. */
 const IGNORED_META = /^(?:generator|csrf-token|csrf-param|xsrf-token|_csrf|build|build[-_]?(?:time|date|id|hash|stamp)|buildid|generated(?:[-_]?(?:at|on|time|date))?)$/i;
 

@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../model/diagnostic.ts';
 import type { SourceItem, SourceRecord } from '../model/pipeline.ts';
-import { DuplicateFilter, FILTER_BATCH, NEW_TABLE_FULL, SEEN } from './dedupe.ts';
+import { DuplicateFilter, FILTER_BATCH, NEW, NEW_TABLE_FULL, SEEN } from './dedupe.ts';
 import { RecordNormalizer, type NormalizedEntry, type NormalizeOptions } from './record.ts';
 
 /** The totals the stage keeps, on the build's summary. */
@@ -26,7 +26,8 @@ const PROGRESS_EVERY = 16_384;
  */
 export class NormalizeStage {
   readonly #normalizer: RecordNormalizer;
-  readonly #seen = new DuplicateFilter();
+  /** Undefined when the caller finds repeats itself (a state that holds the run's URLs). */
+  readonly #seen: DuplicateFilter | undefined;
   readonly #counts: StageCounts;
   readonly #report: (diagnostic: Diagnostic) => void;
   readonly #onProgress: () => void;
@@ -38,8 +39,9 @@ export class NormalizeStage {
   readonly #heldFindings: Diagnostic[] = [];
   readonly #heldUntil: number[] = [];
 
-  /** `onProgress` is called every 16,384 records. */
-  constructor(options: NormalizeOptions, counts: StageCounts, report: (diagnostic: Diagnostic) => void, onProgress: () => void) {
+  /** `onProgress` is called every 16,384 records; `dedupe: false` hands repeated URLs on (the caller drops them). */
+  constructor(options: NormalizeOptions, counts: StageCounts, report: (diagnostic: Diagnostic) => void, onProgress: () => void, dedupe = true) {
+    this.#seen = dedupe ? new DuplicateFilter() : undefined;
     this.#normalizer = new RecordNormalizer(options, (diagnostic) => this.#heldFindings.push(diagnostic));
     this.#counts = counts;
     this.#report = report;
@@ -84,7 +86,8 @@ export class NormalizeStage {
       entries[i] = entry;
       heldUntil[i] = heldFindings.length;
     }
-    this.#seen.addAll(locs, urls, this.#verdicts);
+    if (this.#seen === undefined) this.#verdicts.fill(NEW, 0, urls);
+    else this.#seen.addAll(locs, urls, this.#verdicts);
     let released = 0;
     let verdict = 0;
     for (let i = 0; i < batch.length; i++) {
@@ -106,7 +109,7 @@ export class NormalizeStage {
         continue;
       }
       if (seenBefore === NEW_TABLE_FULL) {
-        report({ rule: 'R25', level: 'info', message: `over ${this.#seen.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
+        report({ rule: 'R25', level: 'info', message: `over ${this.#seen?.size.toLocaleString('en-US')} distinct URLs: from here on a duplicate is still dropped when its first occurrence is recent, but one repeated far apart may be listed twice (no URL is ever dropped for this)`, line });
       }
       const pending = consume(entry, line, item as SourceRecord);
       if (pending !== undefined) await pending;

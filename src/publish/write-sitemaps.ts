@@ -6,7 +6,7 @@ import { SitemapError } from '../errors.ts';
 import type { SitemapRecordInput } from '../model/record.ts';
 import type { BuildOptions, BuildSummary, SourceItem } from '../model/pipeline.ts';
 import { gitCommitTimes } from '../state/git.ts';
-import { openSqliteState } from '../state/sqlite.ts';
+import { openStateFile } from '../state/open.ts';
 import type { StateStore } from '../state/store.ts';
 import { formatSeconds, toSeconds } from '../state/time.ts';
 import { buildSitemaps } from '../write/build.ts';
@@ -30,6 +30,13 @@ export interface WriteSitemapsOptions extends BuildOptions {
   sourceRoot?: string;
   /** With `state`: pack the files removals left sparse (URLs move, so the files they leave and join are written). @default false */
   compact?: boolean;
+  /**
+   * With `state`: the name and version of the way the source made its records' fingerprints (`--dir`
+   * gives its HTML reader's). When it differs from the one the state last saw, a different
+   * fingerprint is taken as the new way of printing the same content, not as a change: an upgrade
+   * does not move every lastmod. Bump it when your own fingerprints change meaning.
+   */
+  fingerprintScheme?: string;
 }
 
 type RecordLike = SitemapRecordInput | string;
@@ -61,7 +68,7 @@ export async function writeSourceItems(
     const sink = openDirectorySink(options.outDir, sinkOptions);
     return buildSitemaps(commitTimes === undefined ? items : withCommitTimes(items, commitTimes), options, sink);
   }
-  const store = typeof options.state === 'string' ? await openSqliteState(resolve(options.state)) : options.state;
+  const store = typeof options.state === 'string' ? await openStateFile(resolve(options.state)) : options.state;
   try {
     const now = options.now ?? Date.now;
     return await buildWithState(items, options, {
@@ -71,9 +78,10 @@ export async function writeSourceItems(
       openSink: (token) => openDirectorySink(options.outDir, { ...sinkOptions, run: token }),
       ...(commitTimes === undefined ? {} : { commitTimes }),
       compact: options.compact === true,
+      ...(options.fingerprintScheme === undefined ? {} : { fingerprintScheme: options.fingerprintScheme }),
     });
   } finally {
-    if (typeof options.state === 'string') store.close();
+    if (typeof options.state === 'string') await store.close();
   }
 }
 

@@ -8,7 +8,11 @@ import { availableParallelism } from 'node:os';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { FINGERPRINT_VERSION } from '../html/fingerprint.ts';
 import { SitemapError, type SitemapErrorCode } from '../errors.ts';
+
+/** How the folder's fingerprints are made, for a state (`fingerprintScheme`): its HTML reader's version. */
+export const SITE_FINGERPRINT_SCHEME = `html/${FINGERPRINT_VERSION}`;
 import { checkFolderOptions, makeJudge, unreadable, type FileVerdict, type SiteFolderOptions } from './site-judge.ts';
 
 export { VERDICTS, type FileVerdict, type SiteFolderOptions, type Verdict } from './site-judge.ts';

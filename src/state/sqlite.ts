@@ -155,7 +155,7 @@ export class SqliteStateStore implements StateStore {
       db.exec('PRAGMA busy_timeout = 0');
       const version = this.#schemaVersion();
       if (version === undefined) {
-        db.exec('PRAGMA journal_mode = WAL');
+        this.#journal('WAL');
         db.exec('BEGIN IMMEDIATE');
         try {
           db.exec(SCHEMA + INDEXES);
@@ -168,8 +168,8 @@ export class SqliteStateStore implements StateStore {
       } else if (version > SCHEMA_VERSION) {
         throw new SitemapError('SM_STATE_UNREADABLE', `state "${path}" was written by a newer sitemapkit (state schema ${version}; this version reads schema ${SCHEMA_VERSION}): upgrade sitemapkit`);
       }
-      db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = NORMAL');
+      // A run holding the state in a rollback journal (its first) keeps it so until it commits.
+      this.#journal('WAL');
       db.exec('PRAGMA cache_size = -32768');
     });
   }
@@ -206,6 +206,8 @@ export class SqliteStateStore implements StateStore {
         recovered = { token: pending, outcome: kept ? 'kept' : 'undone' };
       }
       return this.#guard(() => {
+        // A state without URLs takes its first run in a rollback journal: SQLite journals no page the file did not have, so each row is written once, where WAL writes it to the log and again at the checkpoint.
+        if (db.prepare('SELECT 1 FROM urls LIMIT 1').get() === undefined) this.#journal('DELETE');
         db.exec('BEGIN IMMEDIATE');
         this.#inRun = true;
         const lastRun = (db.prepare('SELECT MAX(run) AS run FROM runs').get() as { run: number | null }).run ?? 0;
@@ -227,7 +229,11 @@ export class SqliteStateStore implements StateStore {
         const began = this.#meta('began');
         const previous = this.#meta('last_run_time');
         const format = this.#meta('format');
-        const start: RunStart = { run: this.#run, token: this.#token, began: typeof began === 'number' ? began : undefined, previousRun: typeof previous === 'number' ? previous : undefined, files, alive, maxId, format: typeof format === 'string' ? format : undefined };
+        const scheme = this.#meta('scheme');
+        const start: RunStart = {
+          run: this.#run, token: this.#token, began: typeof began === 'number' ? began : undefined, previousRun: typeof previous === 'number' ? previous : undefined, files, alive, maxId,
+          format: typeof format === 'string' ? format : undefined, scheme: typeof scheme === 'string' ? scheme : undefined,
+        };
         if (recovered !== undefined) start.recovered = recovered;
         return start;
       });
@@ -344,15 +350,17 @@ export class SqliteStateStore implements StateStore {
           this.#insertOne(row, old);
           continue;
         }
-        fresh.push(row);
+        if (row.changed === true || row.addedAt === undefined) this.#insertOne(row, undefined);
+        else fresh.push(row);
       }
       let at = 0;
       if (fresh.length >= INSERT_BATCH) {
-        const many = this.#statement('insertMany', () => `INSERT INTO urls (${URL_COLUMNS}) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(21)})`).join(', ')}`);
+        // A new URL's run columns are the run's own and its last-seen and gone columns empty: written into the statement, not bound for each row.
+        const many = this.#statement(`insertNew ${run} ${now}`, () => `INSERT INTO urls (${NEW_COLUMNS}, first_seen, added_run) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(NEW_COLUMN_COUNT)}, ${now}, ${run})`).join(', ')}`);
         const values: (string | number | null)[] = [];
         for (; at + INSERT_BATCH <= fresh.length; at += INSERT_BATCH) {
           values.length = 0;
-          for (let i = at; i < at + INSERT_BATCH; i++) pushValues(values, fresh[i] as UrlWrite, run, now, undefined);
+          for (let i = at; i < at + INSERT_BATCH; i++) pushNewValues(values, fresh[i] as UrlWrite, now);
           many.run(...values);
         }
       }
@@ -423,7 +431,7 @@ export class SqliteStateStore implements StateStore {
     }
   }
 
-  async commit(files: readonly FileState[], format: string): Promise<void> {
+  async commit(files: readonly FileState[], format: string, scheme: string): Promise<void> {
     const db = this.#db;
     this.#guard(() => {
       db.exec('DELETE FROM files');
@@ -432,11 +440,13 @@ export class SqliteStateStore implements StateStore {
       if (this.#meta('began') === undefined) this.#setMeta('began', this.#now);
       this.#setMeta('last_run_time', this.#now);
       this.#setMeta('format', format);
+      this.#setMeta('scheme', scheme);
       this.#setMeta('pending_token', this.#token);
       if (this.#bulk) db.exec(INDEXES);
       db.exec('COMMIT');
       this.#inRun = false;
       this.#bulk = false;
+      this.#journal('WAL');
     });
   }
 
@@ -459,6 +469,7 @@ export class SqliteStateStore implements StateStore {
       this.#inRun = false;
       this.#bulk = false;
       if (db.isTransaction) db.exec('ROLLBACK');
+      this.#guard(() => this.#journal('WAL'));
     }
     if (this.#holdsLock) {
       this.#holdsLock = false;
@@ -491,6 +502,11 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
+  /** Whether the state holds no URL yet (gone ones count): its first run only inserts. */
+  isEmpty(): boolean {
+    return this.#guard(() => this.#db.prepare('SELECT 1 FROM urls LIMIT 1').get() === undefined);
+  }
+
   close(): void {
     if (this.#db.isOpen) this.#db.close();
   }
@@ -510,6 +526,18 @@ export class SqliteStateStore implements StateStore {
 
   #clearUndo(): void {
     this.#db.exec("DELETE FROM undo_urls; DELETE FROM undo_files; DELETE FROM undo_meta; DELETE FROM meta WHERE key IN ('pending_token', 'id_floor')");
+  }
+
+  /** Sets the journal mode (WAL between runs, so readers never wait); another connection open on the state leaves it as it is, which is as safe. */
+  #journal(mode: 'WAL' | 'DELETE'): void {
+    const db = this.#db;
+    try {
+      db.exec(`PRAGMA journal_mode = ${mode}`);
+      // A rollback journal is synced in full: the power-safe setting for it; WAL is safe with NORMAL.
+      db.exec(`PRAGMA synchronous = ${mode === 'WAL' ? 'NORMAL' : 'FULL'}`);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 
   #meta(key: string): unknown {
@@ -535,6 +563,8 @@ export class SqliteStateStore implements StateStore {
       return work();
     } catch (error) {
       if (error instanceof SitemapError) throw error;
+      // Locked past the lock row (another run writing its first rows, which keeps readers out a moment).
+      if (isBusy(error)) throw this.#busy(undefined);
       throw new SitemapError('SM_STATE_UNREADABLE', `cannot use state "${this.label}": ${sqliteReason(error)}`, { cause: error });
     }
   }
@@ -546,6 +576,17 @@ function pushValues(values: (string | number | null)[], row: UrlWrite, run: numb
     row.id, row.url, urlHash(row.url), row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
     old?.first_seen ?? now, row.changedAt ?? null, added ? (row.addedAt as number) : (old?.added_at ?? now), added ? run : (old?.added_run ?? run),
     row.changed === true ? run : (old?.changed_run ?? null), null, null, null, row.path ?? null,
+  );
+}
+
+/** The columns of a new URL that vary from row to row (see `write`). */
+const NEW_COLUMNS = 'id, url, uh, fingerprint, bare, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, changed_at, added_at, path';
+const NEW_COLUMN_COUNT = 15;
+
+function pushNewValues(values: (string | number | null)[], row: UrlWrite, now: Seconds): void {
+  values.push(
+    row.id, row.url, urlHash(row.url), row.fingerprint ?? null, row.bare, row.xml, row.bytes, row.nsBits, row.hasNews ? 1 : 0, row.lastmod ?? null, row.lastmodEpoch ?? null, row.slot,
+    row.changedAt ?? null, row.addedAt ?? now, row.path ?? null,
   );
 }
 

@@ -33,13 +33,13 @@ export interface StoredUrl {
   hasNews: boolean;
 }
 
-/** A URL written by a run: a new row (`id` above every earlier one) or an existing row replaced. */
+/** A URL written by a run: a new row (`id` above every earlier one) or an existing row replaced. Every field is always present (one object shape for a million rows). */
 export interface UrlWrite {
   id: number;
   /** The row it replaces under another id (a URL moved to another file, or back after it went). */
-  replaces?: number;
+  replaces: number | undefined;
   /** The row it updates in place (same id). */
-  update?: true;
+  update: boolean;
   url: string;
   fingerprint: string | undefined;
   bare: number;
@@ -53,11 +53,11 @@ export interface UrlWrite {
   slot: number;
   changedAt: Seconds | undefined;
   /** Set when the run added the URL (new, or back after it went): the time it did. */
-  addedAt?: Seconds;
-  /** Set when the run saw its content change. */
-  changed?: true;
+  addedAt: Seconds | undefined;
+  /** Whether the run saw its content change. */
+  changed: boolean;
   /** The file the record came from, as the source named it. */
-  path?: string;
+  path: string | undefined;
 }
 
 /** One stored `<url>` entry of a file, in file order, as the writer needs it again. */
@@ -126,6 +126,8 @@ export interface RunStart {
   maxId: number;
   /** The file format the files were last written in (`commit`'s `format`): another one means every file is written again. */
   format: string | undefined;
+  /** How the last run compared content (`commit`'s `scheme`). */
+  scheme: string | undefined;
   /** What a leftover run was found to be, if there was one. */
   recovered?: { token: string; outcome: 'kept' | 'undone' };
 }
@@ -168,12 +170,13 @@ export interface StateStore {
    * Commits the run: the files it leaves (slots not listed are dropped) and its rows, with what undoes
    * them until `published` (a run killed before publishing is undone by the next).
    */
-  commit(files: readonly FileState[], format: string): Promise<void>;
+  commit(files: readonly FileState[], format: string, scheme: string): Promise<void>;
   /** The run's files are published: its undo information goes and the state is free for the next run. */
   published(): Promise<void>;
   /** Drops the run's changes and frees the state. */
   abort(): Promise<void>;
   /** The URLs added, changed and removed by the last run, or by the runs since `since`. */
   changes(since?: Seconds): Promise<ChangeFeed>;
-  close(): void;
+  /** Frees the store (a store on a thread or a server ends its connection, hence the promise). */
+  close(): void | Promise<void>;
 }

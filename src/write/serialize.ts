@@ -53,8 +53,13 @@ export function serializeEntry(record: SitemapRecord, lastmodEpoch: number | und
 
 /** One `<url>` element on one line. */
 export function serializeRecord(record: SitemapRecord): string {
-  let xml = `<url><loc>${escapeUri(record.loc)}</loc>`;
-  if (record.lastmod !== undefined) xml += `<lastmod>${record.lastmod}</lastmod>`;
+  const head = `<url><loc>${escapeUri(record.loc)}</loc>`;
+  return record.lastmod === undefined ? head + serializeTail(record) : `${head}<lastmod>${record.lastmod}</lastmod>${serializeTail(record)}`;
+}
+
+/** The `<url>` element after its `<loc>` and `<lastmod>`, its end tag included: what the state compares between runs, the lastmod aside. */
+export function serializeTail(record: SitemapRecord): string {
+  let xml = '';
   if (record.changefreq !== undefined) xml += `<changefreq>${record.changefreq}</changefreq>`;
   if (record.priority !== undefined) xml += `<priority>${record.priority}</priority>`;
   if (record.images !== undefined) {

@@ -23,7 +23,7 @@ import { buildSettings } from './build.ts';
 import { escapeUri, utf8Length } from './escape.ts';
 import { FileSet } from './file-set.ts';
 import { NO_FILE, type SerializedEntry } from './plan.ts';
-import { mayHaveNonAscii, namespacesOf, serializeRecord, URLSET_CLOSE, urlsetOpen } from './serialize.ts';
+import { mayHaveNonAscii, namespacesOf, serializeTail, URLSET_CLOSE, urlsetOpen } from './serialize.ts';
 import type { SitemapPart, SplitLimits } from './split.ts';
 
 export interface StateBuildOptions {
@@ -38,7 +38,15 @@ export interface StateBuildOptions {
   commitTimes?: ReadonlyMap<string, number>;
   /** Pack the files that removals left sparse: URLs move up to fill them, and every file whose URLs change is written. @default false */
   compact?: boolean;
+  /** How the source made its fingerprints (see `WriteSitemapsOptions.fingerprintScheme`). */
+  fingerprintScheme?: string;
 }
+
+/**
+ * The version of what the state compares when a record has no fingerprint of its own (the entry after
+ * its loc, but for its lastmod, hashed): 2 since the loc was left out of it.
+ */
+const ENTRY_SCHEME = 'entry/2';
 
 /** Records compared with the state at once: one lookup (one round trip for a server store) per batch. */
 const BATCH = 256;
@@ -90,6 +98,11 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   // What the files' bytes depend on besides their entries: when it changes, no file can be kept.
   const format = JSON.stringify({ base: base.href, stem: filename, gzip, gzipIndex, stylesheet: stylesheet ?? null });
   const sameFormat = start.format === format;
+  // A state that compared its URLs another way (a sitemapkit upgrade, a source's new fingerprints): a different print is the new way of printing the same content, kept without a new lastmod.
+  const scheme = `${ENTRY_SCHEME} ${state.fingerprintScheme ?? 'source'}`;
+  const [entryScheme, printScheme] = (start.scheme ?? '').split(' ');
+  const reprintEntries = start.maxId > 0 && entryScheme !== ENTRY_SCHEME;
+  const reprintSources = start.maxId > 0 && printScheme !== (state.fingerprintScheme ?? 'source');
   const extension = gzip ? '.xml.gz' : '.xml';
   const files = new FileSet(sink, { base, stem: filename, gzip, gzipIndex, stylesheet, limits, alwaysIndex: true });
   const slots = new Map<number, Slot>();
@@ -225,26 +238,27 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     const batch = pending.splice(0);
     const stored: (StoredUrl | undefined)[] = maxId === 0 ? [] : await store.lookup(batch.map((p) => p.record.loc));
     const rows: UrlWrite[] = [];
-    const addedHere = new Set<string>();
+    // New URLs of this batch, not yet written where a lookup finds them.
+    const addedHere = maxId === 0 ? undefined : new Set<string>();
     for (let i = 0; i < batch.length; i++) {
       const { record, line, source } = batch[i] as Pending;
       const old = stored[i];
-      if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || addedHere.has(record.loc)) {
+      // A URL met earlier in this run: one seen, one written by an earlier batch, one new in this batch (a fresh state's are dropped by the normalize stage).
+      if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || addedHere?.has(record.loc) === true) {
         report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc });
         summary.duplicates++;
         summary.dropped++;
         continue;
       }
-      // The content fingerprint: the source's own, else the entry as written but for its lastmod.
+      // The content fingerprint: the source's own, else the entry as written after its loc, but for its lastmod.
       const ownLastmod = record.lastmod;
-      delete record.lastmod;
-      const bare = serializeRecord(record);
+      const tail = serializeTail(record);
       const print = source.fingerprint;
-      fingerprint(bare, hash, 0);
+      fingerprint(tail, hash, 0);
       // 53 bits, so it is exact as a JavaScript number and as an SQLite integer.
       const bareHash = (hash[0] as number) * 2 ** 21 + ((hash[1] as number) >>> 11);
       const alive = old !== undefined && old.goneSince === undefined;
-      const contentChanged = !alive || old.fingerprint !== print || (print === undefined && old.bare !== bareHash);
+      const contentChanged = !alive || (old.fingerprint !== print && !(reprintSources && old.fingerprint !== undefined && print !== undefined)) || (print === undefined && old.bare !== bareHash && !reprintEntries);
       // Content seen since the state began gets the time it was first seen so; the first run's content gets none.
       const changedAt = !contentChanged ? old?.changedAt : start.began === undefined ? undefined : time;
       let lastmod = ownLastmod;
@@ -256,13 +270,14 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
           lastmodEpoch = at * 1000;
         }
       }
-      if (alive && !contentChanged && old.bare === bareHash && old.lastmod === lastmod) {
+      if (alive && old.fingerprint === print && old.bare === bareHash && old.lastmod === lastmod) {
         markSeen(old.id);
         counts.unchanged++;
         continue;
       }
       if (lastmod !== undefined) record.lastmod = lastmod;
-      const xml = lastmod === undefined ? bare : withLastmod(bare, lastmod);
+      const afterLoc = lastmod === undefined ? tail : `<lastmod>${lastmod}</lastmod>${tail}`;
+      const xml = `<url><loc>${escapeUri(record.loc)}</loc>${afterLoc}`;
       serialized.loc = record.loc;
       serialized.xml = xml;
       serialized.bytes = mayHaveNonAscii(record) ? utf8Length(xml) : xml.length;
@@ -271,11 +286,9 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       serialized.lastmod = lastmod;
       serialized.lastmodEpoch = lastmodEpoch;
       const row: UrlWrite = {
-        id: 0, url: record.loc, fingerprint: print, bare: bareHash, xml: afterLoc(xml), bytes: serialized.bytes, nsBits: serialized.nsBits, hasNews: serialized.hasNews,
-        lastmod, lastmodEpoch, slot: 0, changedAt,
+        id: 0, url: record.loc, fingerprint: print, bare: bareHash, xml: afterLoc, bytes: serialized.bytes, nsBits: serialized.nsBits, hasNews: serialized.hasNews,
+        lastmod, lastmodEpoch, slot: 0, changedAt, addedAt: undefined, replaces: undefined, update: false, changed: alive && contentChanged, path: source.path,
       };
-      if (source.path !== undefined) row.path = source.path;
-      if (alive && contentChanged) row.changed = true;
       if (alive) {
         // Changed in place when it still fits its file; else it moves to the end of the set.
         const slot = slots.get(old.slot ?? -1);
@@ -315,7 +328,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       } else {
         row.addedAt = time;
         counts.added++;
-        addedHere.add(record.loc);
+        addedHere?.add(record.loc);
       }
       if (old !== undefined) row.replaces = old.id;
       row.id = nextId++;
@@ -326,7 +339,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   };
 
   const progress = (): void => options.onProgress?.({ records: summary.records, urls: files.urls, files: files.staged });
-  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress);
+  // A state with URLs finds every repeat itself (a URL seen or written this run), so the stage's filter would be work done twice.
+  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress, maxId === 0);
   const take = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
     if (failed) return undefined;
     pending.push({ record, lastmodEpoch, line, source });
@@ -415,7 +429,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       if (slot.run === start.run) counts.filesWritten++;
       fileStates.push({ slot: n, name, urls: part.urls, body: slot.body, bytes: part.bytes, news: slot.news, nsBits: slot.nsBits, newestLastmod: slot.newestLastmod, newestEpoch: slot.newestEpoch, run: slot.run });
     }
-    await store.commit(fileStates, format);
+    await store.commit(fileStates, format, scheme);
     await sink.commit(summary.files.map((f) => f.name));
     await store.published();
     return summary;
@@ -426,18 +440,4 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     await store.abort();
     throw error;
   }
-}
-
-/**
- * What the state keeps of an entry: the text after its `</loc>` (the URL is a column already, and the
- * start is `<url><loc>` and the URL escaped again); a third less to write and read for each URL.
- */
-function afterLoc(xml: string): string {
-  return xml.slice(xml.indexOf('</loc>') + 6);
-}
-
-/** The entry with its `<lastmod>` where the serializer puts it: right after `<loc>`. */
-function withLastmod(bare: string, lastmod: string): string {
-  const at = bare.indexOf('</loc>') + 6;
-  return `${bare.slice(0, at)}<lastmod>${lastmod}</lastmod>${bare.slice(at)}`;
 }

@@ -309,3 +309,48 @@ test('a change of format (gzip on) writes every file again, so no set mixes form
   assert.equal(packed.code, 0, packed.stderr);
   assert.match(packed.stdout, /0 added, 0 changed, 1 removed, 24 unchanged; 5 sitemap files written, 0 kept/);
 });
+
+test('repeats in a run on a state with URLs are dropped by the state itself: an old URL twice, a new URL twice in one batch and again hundreds of records later', async () => {
+  const dir = await tempDir();
+  const outDir = join(dir, 'out');
+  const url = (id: number): string => `${BASE}p/${id}`;
+  const first = await writeSourceItems(range(0, 600).map((id) => ({ line: id + 1, record: { loc: url(id) } })), { outDir, baseUrl: BASE, state: join(dir, 'state.db'), now: () => T1 });
+  assert.equal(first.urls, 600);
+  // Run 2: 0–599 again, with p/5 repeated at once, new p/900 three times (twice in one batch of 256, once far later), p/10 repeated far later.
+  const ids = [...range(0, 6), 5, 900, 900, ...range(6, 400), 900, 10, ...range(400, 600)];
+  const second = await writeSourceItems(ids.map((id, k) => ({ line: k + 1, record: { loc: url(id) } })), { outDir, baseUrl: BASE, state: join(dir, 'state.db'), now: () => T2 });
+  assert.equal(second.duplicates, 4);
+  assert.deepEqual(second.diagnostics.filter((d) => d.rule === 'R25').map((d) => [d.line, d.url]), [[7, url(5)], [9, url(900)], [404, url(900)], [405, url(10)]]);
+  assert.deepEqual(second.state, { run: 2, added: 1, changed: 0, removed: 0, unchanged: 600, filesWritten: 1, filesKept: 0 });
+  const locs = [...(await allXml(outDir)).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  assert.equal(locs.length, 601);
+  assert.equal(new Set(locs).size, 601);
+});
+
+test('a state compared another way (a sitemapkit upgrade, a new fingerprint scheme) moves no lastmod: the new prints are kept, the files written once', async () => {
+  const dir = await tempDir();
+  const outDir = join(dir, 'out');
+  const statePath = join(dir, 'state.db');
+  const items = (print: string, scheme: string) => ({ records: [{ line: 1, record: { loc: `${BASE}a` }, fingerprint: `${print}-a` }, { line: 2, record: { loc: `${BASE}b` }, fingerprint: `${print}-b` }], scheme });
+  const run = (print: string, scheme: string, now: number) => writeSourceItems(items(print, scheme).records, { outDir, baseUrl: BASE, state: statePath, now: () => now, fingerprintScheme: scheme });
+  await run('v1', 'mine/1', T1);
+  // A changed page under the old scheme: it gets the run's time.
+  const edited = await writeSourceItems([{ line: 1, record: { loc: `${BASE}a` }, fingerprint: 'v1-a' }, { line: 2, record: { loc: `${BASE}b` }, fingerprint: 'v1-b-edited' }], { outDir, baseUrl: BASE, state: statePath, now: () => T2, fingerprintScheme: 'mine/1' });
+  assert.equal(edited.state?.changed, 1);
+  // Every print differs under the new scheme: none is a change, and b keeps T2.
+  const upgraded = await run('v2', 'mine/2', T3);
+  assert.deepEqual(upgraded.state, { run: 3, added: 0, changed: 0, removed: 0, unchanged: 2, filesWritten: 1, filesKept: 0 });
+  const xml = await allXml(outDir);
+  assert.equal(lastmodOf(xml, `${BASE}a`), undefined);
+  assert.equal(lastmodOf(xml, `${BASE}b`), '2026-11-28T10:15:42+00:00');
+  // Then the new prints are the ones compared: nothing changes, no file is written.
+  const again = await run('v2', 'mine/2', T3 + 60_000);
+  assert.deepEqual(again.state, { run: 4, added: 0, changed: 0, removed: 0, unchanged: 2, filesWritten: 0, filesKept: 1 });
+  // A state written before schemes were recorded (no scheme in its meta) takes the same road once.
+  const db = new DatabaseSync(statePath);
+  db.exec("DELETE FROM meta WHERE key = 'scheme'");
+  db.close();
+  const legacy = await run('v3', 'mine/2', T3 + 120_000);
+  assert.equal(legacy.state?.changed, 0);
+  assert.equal(lastmodOf(await allXml(outDir), `${BASE}b`), '2026-11-28T10:15:42+00:00');
+});

@@ -126,7 +126,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
 
 async function* buildFromFolder(flags: BuildFlags, dir: string, context: CommandContext): CommandRun {
   // Loaded here: a build from a file does not load the HTML parser.
-  const { emptyCounts, formatVerdicts, siteItems, VerdictReport } = await import('../site.ts');
+  const { emptyCounts, formatVerdicts, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const options: SiteFolderOptions = {
     root: resolve(context.cwd, dir),
     baseUrl: flags.baseUrl,
@@ -147,7 +147,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   let published = false;
   try {
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
-    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
+    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }), fingerprintScheme);
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
         await report?.publish();
@@ -186,6 +186,7 @@ async function* publish(
   progress: Progress | undefined,
   baseUrl: string,
   extend: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
+  fingerprintScheme?: string,
 ): CommandRun {
   const options: WriteSitemapsOptions = {
     outDir: resolve(context.cwd, flags.out),
@@ -204,6 +205,7 @@ async function* publish(
   if (context.now !== undefined) options.now = context.now;
   if (flags.state !== undefined) options.state = resolve(context.cwd, flags.state);
   if (flags.compact) options.compact = true;
+  if (fingerprintScheme !== undefined) options.fingerprintScheme = fingerprintScheme;
   if (flags.lastmodFrom !== undefined) {
     // Paths are the records' own (`path`), relative to the input's folder or the site's.
     options.lastmodFrom = flags.lastmodFrom;

@@ -1,0 +1,107 @@
+/** The messages between `ThreadedStateStore` and its worker (store-worker.ts): plain data, written once for both sides. */
+import type { SitemapErrorCode } from '../errors.ts';
+import type { BeginOptions, FileState, Seconds, UrlWrite } from './store.ts';
+
+export interface WireError {
+  code: SitemapErrorCode;
+  message: string;
+}
+
+export type StoreRequest =
+  | { id: number; op: 'open' }
+  | { id: number; op: 'begin'; options: Omit<BeginOptions, 'wasPublished'> }
+  /** The rows packed (`packRows`): a flat array of numbers and strings crosses to the worker several times cheaper than a clone of each row object. */
+  | { id: number; op: 'write'; rows: Packed }
+  | { id: number; op: 'lookup'; urls: readonly string[] }
+  | { id: number; op: 'markGone'; ids: readonly number[]; now: Seconds; lastSeen: Seconds | undefined }
+  | { id: number; op: 'move'; moves: readonly { id: number; slot: number }[] }
+  | { id: number; op: 'commit'; files: readonly FileState[]; format: string; scheme: string }
+  | { id: number; op: 'published' | 'abort' | 'close' }
+  | { id: number; op: 'changes'; since: Seconds | undefined }
+  | { id: number; op: 'iterate'; method: 'alive' | 'layout' | 'entries'; maxId?: number; slot?: number }
+  | { id: number; op: 'next'; iterator: number }
+  /** The main thread's answer to the worker's question `ask`. */
+  | { op: 'answer'; ask: number; value: boolean }
+  | { op: 'answer'; ask: number; error: WireError };
+
+export type StoreReply =
+  | { id: number; value: unknown }
+  | { id: number; error: WireError }
+  /** The worker asks whether the published manifest names `token` (`BeginOptions.wasPublished`). */
+  | { ask: number; token: string };
+
+/**
+ * Rows packed for the worker: their numbers in a Float64Array (transferred, not copied; NaN stands
+ * for undefined) and their strings end to end in one string, each one's length among the numbers
+ * (-1 for undefined). A message of a few strings and one buffer crosses in a copy or two; one of
+ * objects or of many strings costs a step for each.
+ */
+export interface Packed {
+  rows: number;
+  numbers: Float64Array;
+  text: string;
+}
+
+/** Numbers a row takes: 11 values, then the lengths of its 5 strings. */
+const VALUES = 11;
+const NUMBERS = VALUES + 5;
+const UPDATE = 1;
+const CHANGED = 2;
+
+export function packRows(rows: readonly UrlWrite[]): Packed {
+  const numbers = new Float64Array(rows.length * NUMBERS);
+  let text = '';
+  let at = 0;
+  const put = (value: string | undefined): void => {
+    numbers[at++] = value === undefined ? -1 : value.length;
+    if (value !== undefined) text += value;
+  };
+  for (const r of rows) {
+    numbers[at] = r.id;
+    numbers[at + 1] = r.bare;
+    numbers[at + 2] = r.bytes;
+    numbers[at + 3] = r.nsBits;
+    numbers[at + 4] = r.hasNews ? 1 : 0;
+    numbers[at + 5] = r.lastmodEpoch ?? NaN;
+    numbers[at + 6] = r.slot;
+    numbers[at + 7] = r.changedAt ?? NaN;
+    numbers[at + 8] = r.addedAt ?? NaN;
+    numbers[at + 9] = r.replaces ?? NaN;
+    numbers[at + 10] = (r.update ? UPDATE : 0) | (r.changed ? CHANGED : 0);
+    at += VALUES;
+    put(r.url);
+    put(r.xml);
+    put(r.fingerprint);
+    put(r.lastmod);
+    put(r.path);
+  }
+  return { rows: rows.length, numbers, text };
+}
+
+const orUndefined = (value: number): number | undefined => (Number.isNaN(value) ? undefined : value);
+
+export function unpackRows({ rows, numbers, text }: Packed): UrlWrite[] {
+  const out: UrlWrite[] = [];
+  let from = 0;
+  const take = (length: number): string | undefined => {
+    if (length < 0) return undefined;
+    from += length;
+    return text.slice(from - length, from);
+  };
+  for (let i = 0; i < rows; i++) {
+    const n = i * NUMBERS;
+    const flags = numbers[n + 10] as number;
+    const url = take(numbers[n + VALUES] as number) as string;
+    const xml = take(numbers[n + VALUES + 1] as number) as string;
+    const fingerprint = take(numbers[n + VALUES + 2] as number);
+    const lastmod = take(numbers[n + VALUES + 3] as number);
+    const path = take(numbers[n + VALUES + 4] as number);
+    out.push({
+      id: numbers[n] as number, url, fingerprint, bare: numbers[n + 1] as number, xml, bytes: numbers[n + 2] as number, nsBits: numbers[n + 3] as number,
+      hasNews: numbers[n + 4] === 1, lastmod, lastmodEpoch: orUndefined(numbers[n + 5] as number), slot: numbers[n + 6] as number,
+      changedAt: orUndefined(numbers[n + 7] as number), addedAt: orUndefined(numbers[n + 8] as number), replaces: orUndefined(numbers[n + 9] as number),
+      update: (flags & UPDATE) !== 0, changed: (flags & CHANGED) !== 0, path,
+    });
+  }
+  return out;
+}
