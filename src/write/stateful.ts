@@ -230,9 +230,11 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const { record, line, source } = batch[i] as Pending;
       const old = stored[i];
       if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || addedHere.has(record.loc)) {
-        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc });
+        const finding: Diagnostic = { rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc };
+        report(finding);
         summary.duplicates++;
         summary.dropped++;
+        options.onDropped?.(source, finding);
         continue;
       }
       // The content fingerprint: the source's own, else the entry as written but for its lastmod.
@@ -297,8 +299,10 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const appended = append(serialized);
       const placed = typeof appended === 'number' ? appended : await appended;
       if (placed === NO_FILE) {
-        report({ rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc });
+        const finding: Diagnostic = { rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc };
+        report(finding);
         summary.dropped++;
+        options.onDropped?.(source, finding);
         continue;
       }
       if (alive) {
@@ -326,7 +330,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   };
 
   const progress = (): void => options.onProgress?.({ records: summary.records, urls: files.urls, files: files.staged });
-  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress);
+  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress, options.onDropped);
   const take = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
     if (failed) return undefined;
     pending.push({ record, lastmodEpoch, line, source });
