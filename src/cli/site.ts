@@ -1,18 +1,46 @@
-/** `build --dir`'s side of the CLI: the folder's files as source items, each verdict counted and, with `--report`, written as a JSON Lines line (published only when the build is). */
+/**
+ * `build --dir`'s side of the CLI: the folder's files as source items, each verdict counted and, with
+ * `--report`, written as a JSON Lines line (published only when the build is). A page the judge lists
+ * and the writer then drops (a duplicate URL, a record it cannot write) ends as `duplicate` or
+ * `dropped`: the counts move as the writer says so, the report's line is settled before it is published.
+ */
 import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { SitemapError } from '../errors.ts';
-import type { SourceItem } from '../model/pipeline.ts';
+import type { Diagnostic } from '../model/diagnostic.ts';
+import type { SourceItem, SourceRecord } from '../model/pipeline.ts';
+import { toSitemapUri } from '../rules/url.ts';
 import { readSiteFolder, VERDICTS, type SiteFolderOptions, type Verdict } from '../sources/folder.ts';
 
-export type VerdictCounts = Record<Verdict, number>;
+/** The judge's verdicts, and the writer's two for a page the judge listed: `duplicate` (its URL came already) and `dropped` (another finding). */
+export type ReportVerdict = Verdict | 'duplicate' | 'dropped';
+/** In the summary's order: the writer's two right after `listed`, whose pages they are. */
+export const REPORT_VERDICTS: readonly ReportVerdict[] = VERDICTS.flatMap((v): ReportVerdict[] => (v === 'listed' ? [v, 'duplicate', 'dropped'] : [v]));
 
-/** A `--report` file being written: under a temporary name until `publish`. */
+export type VerdictCounts = Record<ReportVerdict, number>;
+
+/** A line of the report as written. */
+interface ReportLine {
+  path: string;
+  url?: string;
+  verdict: ReportVerdict;
+  reason?: string;
+}
+
+/**
+ * A `--report` file being written: under a temporary name until `publish`. Lines go out in walk order
+ * as files are judged; the pages the writer drops are held (path and finding, nothing per other file)
+ * and their lines settled in one more pass over the file at `publish`, only when there are any.
+ */
 export class VerdictReport {
   readonly #path: string;
-  readonly #temp: string;
-  readonly #handle: FileHandle;
+  #temp: string;
+  #handle: FileHandle | undefined;
   #buffer = '';
+  /** The finding each dropped page's record was dropped with, by the page's path. */
+  readonly #drops = new Map<string, Diagnostic>();
 
   private constructor(path: string, temp: string, handle: FileHandle) {
     this.#path = path;
@@ -21,7 +49,7 @@ export class VerdictReport {
   }
 
   static async open(path: string, label: string): Promise<VerdictReport> {
-    const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = tempName(path);
     try {
       return new VerdictReport(path, temp, await open(temp, 'wx'));
     } catch (cause) {
@@ -31,19 +59,25 @@ export class VerdictReport {
     }
   }
 
-  async add(line: object): Promise<void> {
+  async add(line: ReportLine): Promise<void> {
     this.#buffer += `${JSON.stringify(line)}\n`;
     if (this.#buffer.length >= 1 << 16) await this.#flush();
   }
 
+  /** The listed page at `path` was not written, for `finding`. */
+  drop(path: string, finding: Diagnostic): void {
+    this.#drops.set(path, finding);
+  }
+
   async publish(): Promise<void> {
     await this.#flush();
-    await this.#handle.close();
+    await this.#close();
+    if (this.#drops.size > 0) await this.#settle();
     await rename(this.#temp, this.#path);
   }
 
   async discard(): Promise<void> {
-    await this.#handle.close().catch(() => {});
+    await this.#close().catch(() => {});
     await rm(this.#temp, { force: true });
   }
 
@@ -51,12 +85,63 @@ export class VerdictReport {
     if (this.#buffer === '') return;
     const text = this.#buffer;
     this.#buffer = '';
-    await this.#handle.write(text);
+    await this.#handle?.write(text);
+  }
+
+  async #close(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    await handle?.close();
+  }
+
+  /** Copies the report into a new temporary file, each dropped page's line given its final verdict, and makes that the one published. */
+  async #settle(): Promise<void> {
+    // A duplicate names the first file with its URL, as the writer wrote it (the URL its finding carries); one entry per such URL.
+    const firsts = new Map<string, string | undefined>();
+    for (const finding of this.#drops.values()) if (finding.rule === 'R25' && finding.url !== undefined) firsts.set(finding.url, undefined);
+    const from = this.#temp;
+    try {
+      // Named first: should the copy fail, `discard` removes whatever it made.
+      this.#temp = tempName(this.#path);
+      this.#handle = await open(this.#temp, 'wx');
+      for await (const text of createInterface({ input: createReadStream(from), crlfDelay: Infinity })) {
+        this.#buffer += `${this.#settled(text, firsts)}\n`;
+        if (this.#buffer.length >= 1 << 16) await this.#flush();
+      }
+      await this.#flush();
+      await this.#close();
+    } finally {
+      await rm(from, { force: true });
+    }
+  }
+
+  /** The line, or its replacement when the writer dropped its page. */
+  #settled(text: string, firsts: Map<string, string | undefined>): string {
+    const line = JSON.parse(text) as ReportLine;
+    if (line.verdict !== 'listed' || line.url === undefined) return text;
+    const finding = this.#drops.get(line.path);
+    if (finding?.rule !== 'R25') {
+      if (firsts.size > 0) {
+        // The writer's own conversion: the URL this page was written at, or would have been.
+        const written = toSitemapUri(line.url);
+        if (written.ok && firsts.has(written.uri) && firsts.get(written.uri) === undefined) firsts.set(written.uri, line.path);
+      }
+      if (finding === undefined) return text;
+      return JSON.stringify({ path: line.path, url: line.url, verdict: 'dropped', reason: finding.message, rule: finding.rule });
+    }
+    const first = finding.url === undefined ? undefined : firsts.get(finding.url);
+    // No first file: a different URL with the same 64-bit fingerprint (docs/rules.md, R25); the finding says what happened.
+    if (first === undefined) return JSON.stringify({ path: line.path, url: line.url, verdict: 'duplicate', reason: finding.message });
+    return JSON.stringify({ path: line.path, url: line.url, verdict: 'duplicate', reason: `same URL as ${first}, which comes first`, duplicateOf: first });
   }
 }
 
+function tempName(path: string): string {
+  return `${path}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
 export function emptyCounts(): VerdictCounts {
-  return Object.fromEntries(VERDICTS.map((v) => [v, 0])) as VerdictCounts;
+  return Object.fromEntries(REPORT_VERDICTS.map((v) => [v, 0])) as VerdictCounts;
 }
 
 /** The folder's listed pages as source items; every file's verdict counted in `counts` and added to `report`. */
@@ -64,20 +149,30 @@ export async function* siteItems(options: SiteFolderOptions, counts: VerdictCoun
   for await (const file of readSiteFolder(options)) {
     counts[file.verdict]++;
     if (report !== undefined) {
-      const line: Record<string, unknown> = { path: file.path };
-      if (file.url !== undefined) line['url'] = file.url;
-      line['verdict'] = file.verdict;
-      if (file.reason !== undefined) line['reason'] = file.reason;
-      await report.add(line);
+      await report.add({
+        path: file.path,
+        ...(file.url === undefined ? {} : { url: file.url }),
+        verdict: file.verdict,
+        ...(file.reason === undefined ? {} : { reason: file.reason }),
+      });
     }
     if (file.record !== undefined) yield file.record;
   }
 }
 
-/** One line: `Files in site: 14 (8 listed; skipped: 1 noindex, 2 redirect, 3 not-a-page)`. */
+/** The writer's `onDropped` for the folder's records: the page moves from `listed` to `duplicate` (R25) or `dropped`, in the counts and the report. */
+export function settleDrops(counts: VerdictCounts, report: VerdictReport | undefined): (record: SourceRecord, finding: Diagnostic) => void {
+  return (record, finding) => {
+    counts.listed--;
+    counts[finding.rule === 'R25' ? 'duplicate' : 'dropped']++;
+    if (record.path !== undefined) report?.drop(record.path, finding);
+  };
+}
+
+/** One line: `Files in site: 14 (8 listed; skipped: 1 duplicate, 1 noindex, 2 redirect, 1 not-a-page)`. */
 export function formatVerdicts(dir: string, counts: VerdictCounts): string {
-  const total = VERDICTS.reduce((sum, v) => sum + counts[v], 0);
-  const skipped = VERDICTS.filter((v) => v !== 'listed' && counts[v] > 0).map((v) => `${counts[v].toLocaleString('en-US')} ${v}`);
+  const total = REPORT_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
+  const skipped = REPORT_VERDICTS.filter((v) => v !== 'listed' && counts[v] > 0).map((v) => `${counts[v].toLocaleString('en-US')} ${v}`);
   return `Files in ${dir}: ${total.toLocaleString('en-US')} (${counts.listed.toLocaleString('en-US')} listed${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''})\n`;
 }
 

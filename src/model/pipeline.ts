@@ -46,6 +46,12 @@ export interface BuildOptions {
   source?: string;
   /** Every diagnostic, as it happens (the summary keeps only the first `maxDiagnostics`). */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Each source record the writer does not write, with the finding that says why (rule R25: a
+   * duplicate of an earlier record's URL), right after that finding went to `onDiagnostic`: a source
+   * that told of its records (a static site's report) can say what became of each.
+   */
+  onDropped?: (record: SourceRecord, finding: Diagnostic) => void;
   /** Called every few thousand records and at the end. */
   onProgress?: (progress: BuildProgress) => void;
   /** How many diagnostics the summary keeps. @default 1000 */

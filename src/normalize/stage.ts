@@ -17,6 +17,9 @@ export interface StageCounts {
 /** Takes an entry to write (with the source record it came from); returns a promise only when the stage must wait before the next one. */
 export type EntryConsumer = (entry: NormalizedEntry, line: number, source: SourceRecord) => Promise<void> | undefined;
 
+/** Told of a source record dropped, with the finding that says why (`BuildOptions.onDropped`). */
+export type DropSink = (record: SourceRecord, finding: Diagnostic) => void;
+
 const PROGRESS_EVERY = 16_384;
 
 /**
@@ -30,6 +33,7 @@ export class NormalizeStage {
   readonly #seen: DuplicateFilter | undefined;
   readonly #counts: StageCounts;
   readonly #report: (diagnostic: Diagnostic) => void;
+  readonly #dropped: DropSink | undefined;
   readonly #onProgress: () => void;
   readonly #batch: SourceItem[] = [];
   readonly #entries: (NormalizedEntry | undefined)[] = [];
@@ -39,12 +43,16 @@ export class NormalizeStage {
   readonly #heldFindings: Diagnostic[] = [];
   readonly #heldUntil: number[] = [];
 
-  /** `onProgress` is called every 16,384 records; `dedupe: false` hands repeated URLs on (the caller drops them). */
-  constructor(options: NormalizeOptions, counts: StageCounts, report: (diagnostic: Diagnostic) => void, onProgress: () => void, dedupe = true) {
+  /**
+   * `onProgress` is called every 16,384 records; `dropped` is told of each record dropped here, after its finding is reported;
+   * `dedupe: false` hands repeated URLs on (the caller drops them).
+   */
+  constructor(options: NormalizeOptions, counts: StageCounts, report: (diagnostic: Diagnostic) => void, onProgress: () => void, dropped?: DropSink, dedupe = true) {
     this.#seen = dedupe ? new DuplicateFilter() : undefined;
     this.#normalizer = new RecordNormalizer(options, (diagnostic) => this.#heldFindings.push(diagnostic));
     this.#counts = counts;
     this.#report = report;
+    this.#dropped = dropped;
     this.#onProgress = onProgress;
   }
 
@@ -98,14 +106,18 @@ export class NormalizeStage {
       const entry = entries[i];
       if (entry === undefined) {
         if (isRecord) counts.dropped++;
+        // The normalizer's last finding on a record it returns nothing for is the one that drops it.
+        if (!('diagnostic' in item)) this.#dropped?.(item, heldFindings[released - 1] as Diagnostic);
         continue;
       }
       const { line } = item;
       const seenBefore = this.#verdicts[verdict++];
       if (seenBefore === SEEN) {
-        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc });
+        const finding: Diagnostic = { rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: entry.record.loc };
+        report(finding);
         counts.duplicates++;
         counts.dropped++;
+        this.#dropped?.(item as SourceRecord, finding);
         continue;
       }
       if (seenBefore === NEW_TABLE_FULL) {

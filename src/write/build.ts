@@ -6,7 +6,7 @@
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
 import { FindingTally } from '../model/findings.ts';
-import type { BuildOptions, BuildSummary, SitemapSink, SourceItem } from '../model/pipeline.ts';
+import type { BuildOptions, BuildSummary, SitemapSink, SourceItem, SourceRecord } from '../model/pipeline.ts';
 import type { NormalizedEntry } from '../normalize/record.ts';
 import { NormalizeStage } from '../normalize/stage.ts';
 import { MAX_NEWS_PER_SITEMAP, MAX_SITEMAP_BYTES, MAX_URLS_PER_SITEMAP } from '../rules/limits.ts';
@@ -43,21 +43,23 @@ export async function buildSitemaps(
     limits: { maxUrls: maxUrlsPerFile, maxBytes: maxBytesPerFile, maxNews: MAX_NEWS_PER_SITEMAP },
   });
   const progress = (): void => options.onProgress?.({ records: summary.records, urls: files.urls, files: files.staged });
-  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, summary, report, progress);
+  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: now() }, summary, report, progress, options.onDropped);
   const planner: FilePlanner = new GreedyPlanner();
 
   const serialized: SerializedEntry = { loc: '', xml: '', bytes: 0, nsBits: 0, hasNews: false, lastmod: undefined, lastmodEpoch: undefined };
-  const placed = (slot: number, line: number): Promise<void> | undefined => {
+  const placed = (slot: number, line: number, source: SourceRecord): Promise<void> | undefined => {
     if (slot !== NO_FILE) return files.takeWait();
-    report({ rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: serialized.loc });
+    const finding: Diagnostic = { rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: serialized.loc };
+    report(finding);
     summary.dropped++;
+    options.onDropped?.(source, finding);
     return undefined;
   };
   /** Writes a new URL's entry; returns a promise only when a file closes or the sink asks to wait, so the usual entry stays synchronous. */
-  const write = ({ record, lastmodEpoch }: NormalizedEntry, line: number): Promise<void> | undefined => {
+  const write = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
     if (failed) return undefined; // a strict run that already failed only collects findings
     const slot = planner.place(serializeEntry(record, lastmodEpoch, serialized), files);
-    return typeof slot === 'number' ? placed(slot, line) : slot.then((s) => placed(s, line));
+    return typeof slot === 'number' ? placed(slot, line, source) : slot.then((s) => placed(s, line, source));
   };
 
   try {

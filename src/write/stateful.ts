@@ -245,9 +245,11 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const old = stored[i];
       // A URL met earlier in this run: one seen, one written by an earlier batch, one new in this batch (a fresh state's are dropped by the normalize stage).
       if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || addedHere?.has(record.loc) === true) {
-        report({ rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc });
+        const finding: Diagnostic = { rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc };
+        report(finding);
         summary.duplicates++;
         summary.dropped++;
+        options.onDropped?.(source, finding);
         continue;
       }
       // The content fingerprint: the source's own, else the entry as written after its loc, but for its lastmod.
@@ -310,8 +312,10 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const appended = append(serialized);
       const placed = typeof appended === 'number' ? appended : await appended;
       if (placed === NO_FILE) {
-        report({ rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc });
+        const finding: Diagnostic = { rule: 'R3', level: 'error', message: `record dropped: its ${serialized.bytes} bytes of XML cannot fit in a file of at most ${maxBytesPerFile} bytes`, line, url: record.loc };
+        report(finding);
         summary.dropped++;
+        options.onDropped?.(source, finding);
         continue;
       }
       if (alive) {
@@ -340,7 +344,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
 
   const progress = (): void => options.onProgress?.({ records: summary.records, urls: files.urls, files: files.staged });
   // A state with URLs finds every repeat itself (a URL seen or written this run), so the stage's filter would be work done twice.
-  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress, maxId === 0);
+  const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress, options.onDropped, maxId === 0);
   const take = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
     if (failed) return undefined;
     pending.push({ record, lastmodEpoch, line, source });

@@ -93,7 +93,7 @@ test('build --dir --json: the writer’s report plus every verdict counted', asy
   assert.equal(json.records, 9);
   assert.deepEqual(json.folder, {
     files: 21,
-    verdicts: { listed: 9, noindex: 2, 'canonical-elsewhere': 1, redirect: 2, 'error-page': 3, excluded: 0, 'not-a-page': 4 },
+    verdicts: { listed: 9, duplicate: 0, dropped: 0, noindex: 2, 'canonical-elsewhere': 1, redirect: 2, 'error-page': 3, excluded: 0, 'not-a-page': 4 },
   });
   // Without --include-type pdf the PDF is no page; drafts/wip.html is listed.
   assert.deepEqual(locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8')), [
@@ -157,7 +157,7 @@ test('--include and --exclude globs, repeatable; --include-type lists other file
     'https://example.com/products.html',
   ]);
   assert.deepEqual((JSON.parse(result.stdout) as { folder: { verdicts: Record<string, number> } }).folder.verdicts, {
-    listed: 4, noindex: 1, 'canonical-elsewhere': 0, redirect: 1, 'error-page': 3, excluded: 9, 'not-a-page': 3,
+    listed: 4, duplicate: 0, dropped: 0, noindex: 1, 'canonical-elsewhere': 0, redirect: 1, 'error-page': 3, excluded: 9, 'not-a-page': 3,
   });
 });
 

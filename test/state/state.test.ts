@@ -166,6 +166,27 @@ test('the library takes hand-made source records with fingerprints, and a StateS
   assert.equal(lastmodOf(await readFile(join(outDir, 'sitemap-1b.xml'), 'utf8'), `${BASE}two`), '2026-11-28T10:15:42+00:00');
 });
 
+test('with a state, onDropped is told of each record not written, on the first run and the next (a duplicate, one too large for a file)', async () => {
+  const dir = await tempDir();
+  const items = () => [
+    { line: 1, record: { loc: `${BASE}one` }, path: 'one.html' },
+    { line: 2, record: { loc: `${BASE}big`, images: Array.from({ length: 20 }, (_, i) => ({ loc: `${BASE}img/${i}.jpg` })) }, path: 'big.html' },
+    { line: 3, record: { loc: `${BASE}one` }, path: 'one/index.html' },
+    { line: 4, record: { loc: `${BASE}two` }, path: 'two.html' },
+  ];
+  // On the second run the large record is new content since the state began: its lastmod makes it 44 bytes larger.
+  for (const [now, bytes] of [[T1, 1741], [T2, 1785]] as const) {
+    const dropped: Array<[string | undefined, string, string]> = [];
+    const summary = await writeSourceItems(items(), { outDir: join(dir, 'out'), baseUrl: BASE, state: join(dir, 'state.db'), maxBytesPerFile: 600, now: () => now, onDropped: (record, finding) => dropped.push([record.path, finding.rule, finding.message]) });
+    // In no promised order: a fresh state's repeats are dropped before the batch they came in, a later run's in it.
+    assert.deepEqual(dropped.sort(([a], [b]) => String(a).localeCompare(String(b))), [
+      ['big.html', 'R3', `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most 600 bytes`],
+      ['one/index.html', 'R25', 'duplicate URL dropped; the first occurrence is kept'],
+    ]);
+    assert.equal(summary.urls, 2);
+  }
+});
+
 test('a URL that went and comes back is added again with the time it came back; the out folder emptied by hand is written again from the state', async () => {
   const cwd = await tempDir();
   await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 3)));

@@ -219,6 +219,26 @@ describe('buildSitemaps', () => {
     for (const [name, xml] of fits.files) assert.ok(Buffer.byteLength(xml) <= 400, `${name}: ${Buffer.byteLength(xml)} bytes`);
   });
 
+  test('onDropped: each source record not written, in order, with the finding that dropped it (a bad loc, a duplicate, one too large); a source finding is no record', async () => {
+    const records: SourceItem[] = [
+      { line: 1, record: { loc: 'https://example.com/a' }, path: 'a.html', fingerprint: 'f1' },
+      { line: 2, record: { loc: 'https://example.com/b', lastmod: 'soon' }, path: 'b.html' },
+      { line: 3, record: { loc: 'mailto:someone@example.com' }, path: 'c.html' },
+      { line: 4, diagnostic: { rule: 'INPUT', level: 'error', message: 'not JSON', line: 4 } },
+      { line: 5, record: { loc: 'https://EXAMPLE.com/a' }, path: 'a/index.html' },
+      { line: 6, record: { loc: `https://example.com/${'l'.repeat(1000)}` }, path: 'long.html' },
+    ];
+    const dropped: Array<[string | undefined, number, string, string]> = [];
+    const summary = await buildSitemaps(records, { baseUrl: BASE, maxBytesPerFile: 1000, onDropped: (record, finding) => dropped.push([record.path, record.line, finding.rule, finding.message]) }, memorySink());
+    assert.deepEqual(dropped, [
+      ['c.html', 3, 'R8', 'record dropped: loc "mailto:someone@example.com" uses mailto:, only http: and https: are allowed'],
+      ['a/index.html', 5, 'R25', 'duplicate URL dropped; the first occurrence is kept'],
+      ['long.html', 6, 'R3', 'record dropped: its 1043 bytes of XML cannot fit in a file of at most 1000 bytes'],
+    ]);
+    assert.equal(summary.urls, 2);
+    assert.equal(summary.dropped, 4);
+  });
+
   test('input findings from a source are counted and reported with their line', async () => {
     const sink = memorySink();
     const summary = await buildSitemaps(

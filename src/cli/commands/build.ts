@@ -126,7 +126,7 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
 
 async function* buildFromFolder(flags: BuildFlags, dir: string, context: CommandContext): CommandRun {
   // Loaded here: a build from a file does not load the HTML parser.
-  const { emptyCounts, formatVerdicts, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
+  const { emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const options: SiteFolderOptions = {
     root: resolve(context.cwd, dir),
     baseUrl: flags.baseUrl,
@@ -147,7 +147,12 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   let published = false;
   try {
     if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
-    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }), fingerprintScheme);
+    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), {
+      // Read once the writer is done: by then every page it dropped has moved out of `listed`.
+      extend: (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }),
+      onDropped: settleDrops(counts, report),
+      fingerprintScheme,
+    });
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
         await report?.publish();
@@ -176,7 +181,14 @@ function outputUrl(siteUrl: string, root: string, outDir: string): string {
   return `${siteUrl.endsWith('/') ? siteUrl : `${siteUrl}/`}${inside.split(sep).map(encodeURIComponent).join('/')}/`;
 }
 
-/** Writes the items into the output folder (served at `baseUrl`) and hands back the summary to print; `extend` adds to the `--json` object. */
+/** What a source adds to a build: `extend` adds to the `--json` object, `onDropped` hears of each record not written. */
+interface PublishExtras {
+  extend?: (json: Record<string, unknown>) => Record<string, unknown>;
+  onDropped?: WriteSitemapsOptions['onDropped'];
+  fingerprintScheme?: string;
+}
+
+/** Writes the items into the output folder (served at `baseUrl`) and hands back the summary to print. */
 async function* publish(
   items: AsyncIterable<SourceItem>,
   flags: BuildFlags,
@@ -185,9 +197,9 @@ async function* publish(
   sourceRoot: string,
   progress: Progress | undefined,
   baseUrl: string,
-  extend: (json: Record<string, unknown>) => Record<string, unknown> = (json) => json,
-  fingerprintScheme?: string,
+  extras: PublishExtras = {},
 ): CommandRun {
+  const extend = extras.extend ?? ((json) => json);
   const options: WriteSitemapsOptions = {
     outDir: resolve(context.cwd, flags.out),
     baseUrl,
@@ -203,9 +215,10 @@ async function* publish(
   if (flags.maxUrls !== undefined) options.maxUrlsPerFile = flags.maxUrls;
   if (flags.maxBytes !== undefined) options.maxBytesPerFile = flags.maxBytes;
   if (context.now !== undefined) options.now = context.now;
+  if (extras.onDropped !== undefined) options.onDropped = extras.onDropped;
   if (flags.state !== undefined) options.state = resolve(context.cwd, flags.state);
   if (flags.compact) options.compact = true;
-  if (fingerprintScheme !== undefined) options.fingerprintScheme = fingerprintScheme;
+  if (extras.fingerprintScheme !== undefined) options.fingerprintScheme = extras.fingerprintScheme;
   if (flags.lastmodFrom !== undefined) {
     // Paths are the records' own (`path`), relative to the input's folder or the site's.
     options.lastmodFrom = flags.lastmodFrom;

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../helpers/cli.ts';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+const tempDir = tempDirs('cli-dir-report');
+/** Two pairs of files served at one URL (`guide/index.html` and `guide.html` with clean URLs and no trailing slash; `docs/setup.html`, whose canonical is `docs/setup/index.html`'s), and a gallery whose images make its entry large. */
+const SITE = fileURLToPath(new URL('../fixtures/site-duplicates/', import.meta.url));
+const BASE = ['--base-url', 'https://example.com/'];
+
+async function siteCopy(): Promise<string> {
+  const cwd = await tempDir();
+  await cp(SITE, join(cwd, 'site'), { recursive: true });
+  return cwd;
+}
+
+const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
+const lines = async (file: string): Promise<unknown[]> => (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+
+const SETUP_DUPLICATE = { path: 'docs/setup.html', url: 'https://example.com/docs/setup/', verdict: 'duplicate', reason: 'same URL as docs/setup/index.html, which comes first', duplicateOf: 'docs/setup/index.html' };
+
+test('--report with --clean-urls: of two files served at one URL, the first is listed and the second is a duplicate naming it; the summary counts the same', async () => {
+  const cwd = await siteCopy();
+  const args = ['build', '--dir', 'site', '-o', 'out', ...BASE, '--clean-urls', '--trailing-slash', 'never', '--report', 'report.jsonl', '--workers', '0'];
+  const result = await runCli(args, { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8')), ['https://example.com/docs/setup/', 'https://example.com/gallery', 'https://example.com/guide', 'https://example.com/']);
+  const report = [
+    { path: 'docs/setup/index.html', url: 'https://example.com/docs/setup/', verdict: 'listed', reason: 'its canonical, another spelling of https://example.com/docs/setup' },
+    SETUP_DUPLICATE,
+    { path: 'gallery.html', url: 'https://example.com/gallery', verdict: 'listed' },
+    { path: 'guide/index.html', url: 'https://example.com/guide', verdict: 'listed' },
+    { path: 'guide.html', url: 'https://example.com/guide', verdict: 'duplicate', reason: 'same URL as guide/index.html, which comes first', duplicateOf: 'guide/index.html' },
+    { path: 'index.html', url: 'https://example.com/', verdict: 'listed' },
+    { path: 'style.css', verdict: 'not-a-page' },
+  ];
+  assert.deepEqual(await lines(join(cwd, 'report.jsonl')), report);
+  assert.match(result.stdout, /\nFiles in site: 7 \(4 listed; skipped: 2 duplicate, 1 not-a-page\)\n$/);
+  assert.match(result.stdout, /^Published 1 file in out: 4 URLs from 6 records \(2 dropped, 2 of them duplicates\)\n/);
+  // The report is settled in a second file renamed into place: no temporary file is left.
+  assert.deepEqual((await readdir(cwd)).sort(), ['out', 'report.jsonl', 'site']);
+  // With worker threads: the same report, byte for byte.
+  const first = await readFile(join(cwd, 'report.jsonl'), 'utf8');
+  const again = await runCli([...args.slice(0, -1), '3'], { cwd });
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(await readFile(join(cwd, 'report.jsonl'), 'utf8'), first);
+});
+
+/** Without clean URLs `guide.html` is a page of its own; `gallery.html`'s 20 images do not fit in 1,000 bytes (`bytes`: its entry's). */
+const droppedReport = (bytes: number) => [
+  { path: 'docs/setup/index.html', url: 'https://example.com/docs/setup/', verdict: 'listed' },
+  { ...SETUP_DUPLICATE },
+  { path: 'gallery.html', url: 'https://example.com/gallery.html', verdict: 'dropped', reason: `record dropped: its ${bytes} bytes of XML cannot fit in a file of at most 1000 bytes`, rule: 'R3' },
+  { path: 'guide/index.html', url: 'https://example.com/guide/', verdict: 'listed' },
+  { path: 'guide.html', url: 'https://example.com/guide.html', verdict: 'listed' },
+  { path: 'index.html', url: 'https://example.com/', verdict: 'listed' },
+  { path: 'style.css', verdict: 'not-a-page' },
+];
+const DROPPED_VERDICTS = { listed: 4, duplicate: 1, dropped: 1, noindex: 0, 'canonical-elsewhere': 0, redirect: 0, 'error-page': 0, excluded: 0, 'not-a-page': 1 };
+const DROPPED_LOCS = ['https://example.com/docs/setup/', 'https://example.com/guide/', 'https://example.com/guide.html', 'https://example.com/'];
+
+test('--report and --json: a page the writer cannot write is "dropped" with the finding\'s message and rule; folder.verdicts adds up to the files and its listed to the URLs', async () => {
+  const cwd = await siteCopy();
+  const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--images', '--max-bytes', '1000', '--report', 'report.jsonl', '--json'], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as { urls: number; records: number; dropped: number; duplicates: number; folder: unknown };
+  assert.deepEqual([json.urls, json.records, json.dropped, json.duplicates], [4, 6, 2, 1]);
+  assert.deepEqual(json.folder, { files: 7, verdicts: DROPPED_VERDICTS });
+  assert.deepEqual(await lines(join(cwd, 'report.jsonl')), droppedReport(1995));
+  assert.deepEqual(locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8')), DROPPED_LOCS);
+});
+
+test('with --state, on the first run and the next: the same verdicts, report and counts as without it', async () => {
+  const cwd = await siteCopy();
+  // Each pass runs twice (with --report, then --json); from the state's second run on, the gallery is new content with the run's time as its lastmod, 44 bytes more.
+  for (const [run, bytes] of [[1, 1995], [3, 2039]] as const) {
+    const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--images', '--max-bytes', '1000', '--state', 'state.db', '--report', 'report.jsonl'], { cwd });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /\nFiles in site: 7 \(4 listed; skipped: 1 duplicate, 1 dropped, 1 not-a-page\)\n$/, `run ${run}`);
+    assert.deepEqual(await lines(join(cwd, 'report.jsonl')), droppedReport(bytes), `run ${run}`);
+    // With a state the entry point is always an index.
+    const index = locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8'));
+    assert.deepEqual(locs(await readFile(join(cwd, 'out', new URL(index[0] ?? '').pathname), 'utf8')), DROPPED_LOCS, `run ${run}`);
+    const json = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--images', '--max-bytes', '1000', '--state', 'state.db', '--json'], { cwd });
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual((JSON.parse(json.stdout) as { folder: unknown }).folder, { files: 7, verdicts: DROPPED_VERDICTS }, `run ${run + 1}`);
+  }
+});
+
+test('no --report: the summary counts duplicates and drops all the same', async () => {
+  const cwd = await siteCopy();
+  const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--clean-urls', '--trailing-slash', 'always', '--images', '--max-bytes', '1000'], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /\nFiles in site: 7 \(3 listed; skipped: 2 duplicate, 1 dropped, 1 not-a-page\)\n$/);
+  assert.deepEqual(locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8')), ['https://example.com/docs/setup/', 'https://example.com/guide/', 'https://example.com/']);
+});
+
+test('every page dropped: exit 1, nothing published, no report, and the verdicts on standard error say why', async () => {
+  const cwd = await siteCopy();
+  // No entry fits in 100 bytes with a file's head: each page is dropped (R3), but for the one whose URL came already.
+  const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--max-bytes', '100', '--report', 'report.jsonl'], { cwd });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /\nFiles in site: 7 \(0 listed; skipped: 1 duplicate, 5 dropped, 1 not-a-page\)\nsitemapkit: no valid URL to write \(6 records read\); nothing was published\n$/);
+  assert.deepEqual((await readdir(cwd)).sort(), ['site']);
+});
+
+test('a report larger than its write buffer, half its pages duplicates: each names its first file, in walk order, the counts add up', { timeout: 60_000 }, async () => {
+  const cwd = await tempDir();
+  const pages = 700;
+  for (let i = 0; i < pages; i++) {
+    const name = `p${String(i).padStart(3, '0')}`;
+    await mkdir(join(cwd, 'site', name), { recursive: true });
+    await writeFile(join(cwd, 'site', name, 'index.html'), `<!DOCTYPE html><html><head><title>${i}</title></head><body><p>Page ${i}</p></body></html>\n`);
+    await writeFile(join(cwd, 'site', `${name}.html`), `<!DOCTYPE html><html><head><title>${i} (old)</title></head><body><p>Page ${i}</p></body></html>\n`);
+  }
+  const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--clean-urls', '--trailing-slash', 'never', '--report', 'report.jsonl', '--json'], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout) as { urls: number; folder: unknown };
+  assert.equal(json.urls, pages);
+  assert.deepEqual(json.folder, { files: 2 * pages, verdicts: { listed: pages, duplicate: pages, dropped: 0, noindex: 0, 'canonical-elsewhere': 0, redirect: 0, 'error-page': 0, excluded: 0, 'not-a-page': 0 } });
+  const text = await readFile(join(cwd, 'report.jsonl'), 'utf8');
+  assert.ok(text.length > 1 << 16, `${text.length} characters`);
+  const report = text.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+  assert.deepEqual(report, Array.from({ length: pages }, (_, i) => {
+    const name = `p${String(i).padStart(3, '0')}`;
+    const url = `https://example.com/${name}`;
+    return [
+      { path: `${name}/index.html`, url, verdict: 'listed' },
+      { path: `${name}.html`, url, verdict: 'duplicate', reason: `same URL as ${name}/index.html, which comes first`, duplicateOf: `${name}/index.html` },
+    ];
+  }).flat());
+  assert.deepEqual((await readdir(cwd)).sort(), ['out', 'report.jsonl', 'site']);
+});
