@@ -24,6 +24,7 @@ export function formatSummary(summary: BuildSummary, outDir: string): string {
   const state = summary.state;
   if (state !== undefined) {
     text += `State run ${n(state.run)}: ${n(state.added)} added, ${n(state.changed)} changed, ${n(state.removed)} removed, ${n(state.unchanged)} unchanged; ${plural(state.filesWritten, 'sitemap file')} written, ${n(state.filesKept)} kept as published\n`;
+    if (state.tookOver !== undefined) text += `The state was left locked by a run that no longer runs (${state.tookOver}); taken over\n`;
     if (state.recovered !== undefined) text += `An interrupted earlier run was ${state.recovered === 'kept' ? 'found published and kept' : 'found unpublished and undone'} first\n`;
   }
   const entry = files[files.length - 1];

@@ -115,6 +115,8 @@ export interface StateRunSummary {
   filesKept: number;
   /** A run left half done by an earlier process, found and settled at the start: kept (its files were published) or undone. */
   recovered?: 'kept' | 'undone';
+  /** The run that had left the state locked when it stopped, taken over: who it was. */
+  tookOver?: string;
 }
 
 /**

@@ -22,6 +22,12 @@ export const SCHEMA_VERSION = 1;
 const INSERT_BATCH = 32;
 /** Rows read ahead at once in id order; each read is a statement of its own, so the run's writes never change a table under an open one. */
 const READ_AHEAD = 2048;
+/**
+ * A run holds SQLite's write lock from its start until its files are published, so a lock row whose
+ * run holds none is left by a run that stopped, on whatever host; but for this many seconds after
+ * the row's beat, the moment between a commit and the next `BEGIN`, it is still taken as held.
+ */
+const LOCK_GRACE = 60;
 
 const URL_COLUMNS = 'id, url, uh, fingerprint, bare, xml, bytes, ns, news, lastmod, lastmod_epoch, slot, first_seen, changed_at, added_at, added_run, changed_run, last_seen, gone_since, gone_run, path';
 const FILE_COLUMNS = 'slot, name, urls, body, bytes, news, ns, newest_lastmod, newest_epoch, run';
@@ -38,7 +44,7 @@ CREATE TABLE files (
   slot INTEGER PRIMARY KEY, name TEXT NOT NULL, urls INTEGER NOT NULL, body INTEGER NOT NULL, bytes INTEGER NOT NULL,
   news INTEGER NOT NULL, ns INTEGER NOT NULL, newest_lastmod TEXT, newest_epoch REAL, run INTEGER NOT NULL);
 CREATE TABLE runs (run INTEGER PRIMARY KEY, token TEXT NOT NULL, started INTEGER NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL);
-CREATE TABLE lock (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, started INTEGER NOT NULL);
+CREATE TABLE lock (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, started INTEGER NOT NULL, beat INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE undo_urls AS SELECT * FROM urls WHERE 0;
 CREATE UNIQUE INDEX undo_urls_id ON undo_urls (id);
 CREATE TABLE undo_files AS SELECT * FROM files WHERE 0;
@@ -141,6 +147,8 @@ export class SqliteStateStore implements StateStore {
   #run = 0;
   #token = '';
   #now: Seconds = 0;
+  /** `performance.now()` when the run began: its clock plus the time since is the time of a later beat. */
+  #begunAt = 0;
   #inRun = false;
   #holdsLock = false;
   /** A fresh state takes its first run without its indexes, built at commit. */
@@ -171,7 +179,19 @@ export class SqliteStateStore implements StateStore {
       // A run holding the state in a rollback journal (its first) keeps it so until it commits.
       this.#journal('WAL');
       db.exec('PRAGMA cache_size = -32768');
+      this.#addBeat();
     });
+  }
+
+  /** States made before the lock row had its beat get the column (a run holding the state has added it already). */
+  #addBeat(): void {
+    const columns = this.#db.prepare('PRAGMA table_info(lock)').all() as { name: string }[];
+    if (columns.some((c) => c.name === 'beat')) return;
+    try {
+      this.#db.exec('ALTER TABLE lock ADD COLUMN beat INTEGER NOT NULL DEFAULT 0');
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
   }
 
   /** The schema version, or undefined for an empty database; an SQLite file with other tables is no state. */
@@ -191,7 +211,8 @@ export class SqliteStateStore implements StateStore {
   async begin({ owner, now, wasPublished }: BeginOptions): Promise<RunStart> {
     const db = this.#db;
     this.#now = now;
-    this.#takeLock(owner);
+    this.#begunAt = performance.now();
+    const tookOver = this.#takeLock(owner, now);
     let recovered: RunStart['recovered'];
     try {
       const pending = this.#meta('pending_token');
@@ -235,6 +256,7 @@ export class SqliteStateStore implements StateStore {
           format: typeof format === 'string' ? format : undefined, scheme: typeof scheme === 'string' ? scheme : undefined,
         };
         if (recovered !== undefined) start.recovered = recovered;
+        if (tookOver !== undefined) start.tookOver = tookOver;
         return start;
       });
     } catch (error) {
@@ -243,10 +265,14 @@ export class SqliteStateStore implements StateStore {
     }
   }
 
-  /** Takes the lock row, or refuses naming the run that holds it (a holder that is gone passes it on). */
-  #takeLock(owner: RunOwner): void {
+  /**
+   * Takes the lock row, or refuses naming the run that holds it. A row whose run holds no write lock
+   * and has not beaten for LOCK_GRACE seconds (or whose process on this host is gone) was left by a
+   * run that stopped: it is taken over, and returned so the summary can say so.
+   */
+  #takeLock(owner: RunOwner, now: Seconds): RunOwner | undefined {
     const db = this.#db;
-    this.#guard(() => {
+    return this.#guard(() => {
       try {
         db.exec('BEGIN IMMEDIATE');
       } catch (error) {
@@ -254,16 +280,35 @@ export class SqliteStateStore implements StateStore {
         throw this.#busy(db.prepare('SELECT pid, host, started FROM lock').get() as RunOwner | undefined);
       }
       try {
-        const holder = db.prepare('SELECT pid, host, started FROM lock').get() as RunOwner | undefined;
-        if (holder !== undefined && isAlive(holder, owner.host)) throw this.#busy(holder);
-        db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, started) VALUES (1, ?, ?, ?)').run(owner.pid, owner.host, owner.started);
+        const row = db.prepare('SELECT pid, host, started, beat FROM lock').get() as (RunOwner & { beat: number }) | undefined;
+        let left: RunOwner | undefined;
+        if (row !== undefined) {
+          const { beat, ...holder } = row;
+          if (beat > now - LOCK_GRACE && isAlive(holder, owner.host)) throw this.#busy(holder);
+          left = holder;
+        }
+        db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, started, beat) VALUES (1, ?, ?, ?, ?)').run(owner.pid, owner.host, owner.started, now);
         db.exec('COMMIT');
         this.#holdsLock = true;
+        return left;
       } catch (error) {
         db.exec('ROLLBACK');
         throw error;
       }
     });
+  }
+
+  /** Takes the write lock again right after a commit, to hold it while the files are published; waits a moment for a run that looked in meanwhile. */
+  #relock(): void {
+    const db = this.#db;
+    db.exec('PRAGMA busy_timeout = 5000');
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    } finally {
+      db.exec('PRAGMA busy_timeout = 0');
+    }
   }
 
   #busy(holder: RunOwner | undefined): SitemapError {
@@ -443,17 +488,20 @@ export class SqliteStateStore implements StateStore {
       this.#setMeta('scheme', scheme);
       this.#setMeta('pending_token', this.#token);
       if (this.#bulk) db.exec(INDEXES);
+      // The run's clock moved on by the time it took: the beat is when this commit happens.
+      db.prepare('UPDATE lock SET beat = ?').run(this.#now + Math.floor((performance.now() - this.#begunAt) / 1000));
       db.exec('COMMIT');
       this.#inRun = false;
       this.#bulk = false;
       this.#journal('WAL');
+      this.#relock();
     });
   }
 
   async published(): Promise<void> {
     const db = this.#db;
     this.#guard(() => {
-      db.exec('BEGIN IMMEDIATE');
+      if (!db.isTransaction) this.#relock();
       this.#clearUndo();
       db.exec('DELETE FROM lock');
       db.exec('COMMIT');
@@ -473,7 +521,11 @@ export class SqliteStateStore implements StateStore {
     }
     if (this.#holdsLock) {
       this.#holdsLock = false;
-      this.#guard(() => db.exec('DELETE FROM lock'));
+      this.#guard(() => {
+        // The write lock held while publishing (see `commit`): nothing in it to keep.
+        if (db.isTransaction) db.exec('ROLLBACK');
+        db.exec('DELETE FROM lock');
+      });
     }
   }
 

@@ -130,6 +130,8 @@ export interface RunStart {
   scheme: string | undefined;
   /** What a leftover run was found to be, if there was one. */
   recovered?: { token: string; outcome: 'kept' | 'undone' };
+  /** The run that had left the state locked when it stopped (killed, or its machine gone), if one had. */
+  tookOver?: RunOwner;
 }
 
 export interface ChangedUrl {

@@ -84,6 +84,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   const sink = state.openSink(start.token);
   const counts: StateRunSummary = { run: start.run, added: 0, changed: 0, removed: 0, unchanged: 0, filesWritten: 0, filesKept: 0 };
   if (start.recovered !== undefined) counts.recovered = start.recovered.outcome;
+  if (start.tookOver !== undefined) counts.tookOver = `process ${start.tookOver.pid} on ${start.tookOver.host}, started ${formatSeconds(start.tookOver.started)}`;
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {}, state: counts };
   const tally = new FindingTally(summary.counts);
   let failed = false;

@@ -375,3 +375,30 @@ test('a state compared another way (a sitemapkit upgrade, a new fingerprint sche
   assert.equal(legacy.state?.changed, 0);
   assert.equal(lastmodOf(await allXml(outDir), `${BASE}b`), '2026-11-28T10:15:42+00:00');
 });
+
+test('a lock left by a run that stopped is taken over, whatever its host, once it is LOCK_GRACE old; a fresh one from another host is refused', async () => {
+  const cwd = await tempDir();
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 3)));
+  assert.equal((await runCli(BUILD, { cwd, now: T1 })).code, 0);
+  const lockAs = (pid: number, host: string, beat: number): void => {
+    const db = new DatabaseSync(join(cwd, 'state.db'));
+    db.prepare('INSERT OR REPLACE INTO lock (id, pid, host, started, beat) VALUES (1, ?, ?, ?, ?)').run(pid, host, beat - 5, beat);
+    db.close();
+  };
+  const seconds = (ms: number): number => Math.floor(ms / 1000);
+  // A CI runner's state restored from a cache: locked by a job on another machine that was killed an hour before.
+  lockAs(4242, 'ci-runner-7', seconds(T2) - 3600);
+  const taken = await runCli(BUILD, { cwd, now: T2 });
+  assert.equal(taken.code, 0, taken.stderr);
+  assert.match(taken.stdout, /The state was left locked by a run that no longer runs \(process 4242 on ci-runner-7, started 2026-11-28T09:15:37\+00:00\); taken over\n/);
+  // A live process of this host that holds no write lock and has not beaten for a minute (a pid used again) is no run either.
+  lockAs(process.pid, (await import('node:os')).hostname(), seconds(T3) - 120);
+  const reused = await runCli(BUILD, { cwd, now: T3 });
+  assert.equal(reused.code, 0, reused.stderr);
+  assert.match(reused.stdout, /taken over/);
+  // One from another host that beat seconds ago may be between its commit and its next lock: refused.
+  lockAs(4343, 'ci-runner-8', seconds(T3) - 10);
+  const refused = await runCli(BUILD, { cwd, now: T3 });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /is in use by another run \(process 4343 on ci-runner-8, started 2026-11-29T08:59:45\+00:00\)/);
+});
