@@ -26,8 +26,6 @@ export interface StoredUrl {
   slot: number | undefined;
   /** Set while the URL is gone: when it was first missing. */
   goneSince: Seconds | undefined;
-  /** When the state first saw the URL. */
-  firstSeen: Seconds;
   /** UTF-8 bytes of its entry, and whether it holds a news entry: what it takes of its file's limits. */
   bytes: number;
   hasNews: boolean;
