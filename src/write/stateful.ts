@@ -245,7 +245,7 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
       const { record, line, source } = batch[i] as Pending;
       const old = stored[i];
       // A URL met earlier in this run: one seen, one written by an earlier batch, one new in this batch (a fresh state's are dropped by the normalize stage).
-      if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || addedHere?.has(record.loc) === true) {
+      if ((old !== undefined && (old.id > maxId || wasSeen(old.id))) || (addedHere !== undefined && addedHere.size > 0 && addedHere.has(record.loc))) {
         const finding: Diagnostic = { rule: 'R25', level: 'warn', message: 'duplicate URL dropped; the first occurrence is kept', line, url: record.loc };
         report(finding);
         summary.duplicates++;
