@@ -28,7 +28,7 @@ async function answer(request: Exclude<StoreRequest, { op: 'answer' }>): Promise
     return store.label;
   }
   const target = store as SqliteStateStore;
-  if (failed !== undefined && request.op !== 'abort' && request.op !== 'close') throw failed;
+  if (failed !== undefined && request.op !== 'abort' && request.op !== 'close') throw new SitemapError(failed.code, failed.message);
   switch (request.op) {
     case 'begin':
       return target.begin({
