@@ -8,7 +8,7 @@
 import { Worker } from 'node:worker_threads';
 import { isSitemapError, SitemapError } from '../errors.ts';
 import type { BeginOptions, ChangeFeed, FileState, RunStart, Seconds, StateStore, StoredEntry, StoredUrl, UrlWrite } from './store.ts';
-import { packRows, type StoreReply, type StoreRequest, type WireError } from './wire.ts';
+import { RowPacker, type StoreReply, type StoreRequest, type WireError } from './wire.ts';
 
 /** Writes posted and not yet done before `write` waits for the oldest: bounds the rows queued for the worker. */
 const WRITES_AHEAD = 2;
@@ -25,7 +25,7 @@ export class ThreadedStateStore implements StateStore {
   readonly #waiting = new Map<number, Waiter>();
   readonly #writes: Promise<unknown>[] = [];
   #next = 0;
-  #held: UrlWrite[] = [];
+  #held = new RowPacker(ROWS_PER_MESSAGE);
   #failure: Error | undefined;
   #wasPublished: BeginOptions['wasPublished'] = async () => false;
   #closed = false;
@@ -64,15 +64,18 @@ export class ThreadedStateStore implements StateStore {
   }
 
   async write(rows: readonly UrlWrite[]): Promise<void> {
-    for (const row of rows) this.#held.push(row);
-    if (this.#held.length >= ROWS_PER_MESSAGE) await this.#flush();
+    for (const row of rows) {
+      if (!this.#held.add(row)) {
+        await this.#flush();
+        this.#held.add(row);
+      }
+    }
   }
 
   /** Sends the rows held; every other call sends them first, so the worker sees the calls in their order. */
   async #flush(): Promise<void> {
-    if (this.#held.length === 0) return;
-    const packed = packRows(this.#held);
-    this.#held = [];
+    if (this.#held.rows === 0) return;
+    const packed = this.#held.take();
     const done = this.#send({ op: 'write', rows: packed }, [packed.numbers.buffer as ArrayBuffer]);
     // Its failure is kept and thrown by the next call; held meanwhile so it is never unhandled.
     done.catch((error: Error) => (this.#failure ??= error));
@@ -110,7 +113,7 @@ export class ThreadedStateStore implements StateStore {
 
   async abort(): Promise<void> {
     if (this.#closed) return;
-    this.#held = [];
+    this.#held.take();
     await this.#send({ op: 'abort' });
   }
 

@@ -48,15 +48,27 @@ const NUMBERS = VALUES + 5;
 const UPDATE = 1;
 const CHANGED = 2;
 
-export function packRows(rows: readonly UrlWrite[]): Packed {
-  const numbers = new Float64Array(rows.length * NUMBERS);
-  let text = '';
-  let at = 0;
-  const put = (value: string | undefined): void => {
-    numbers[at++] = value === undefined ? -1 : value.length;
-    if (value !== undefined) text += value;
-  };
-  for (const r of rows) {
+/** Packs rows as they come (so no row object outlives its batch) until `take` hands the message over. */
+export class RowPacker {
+  readonly #capacity: number;
+  #numbers: Float64Array;
+  #parts: string[] = [];
+  #rows = 0;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+    this.#numbers = new Float64Array(capacity * NUMBERS);
+  }
+
+  get rows(): number {
+    return this.#rows;
+  }
+
+  /** Packs one row; false when full (`take` first). */
+  add(r: UrlWrite): boolean {
+    if (this.#rows === this.#capacity) return false;
+    const numbers = this.#numbers;
+    let at = this.#rows++ * NUMBERS;
     numbers[at] = r.id;
     numbers[at + 1] = r.bare;
     numbers[at + 2] = r.bytes;
@@ -69,13 +81,28 @@ export function packRows(rows: readonly UrlWrite[]): Packed {
     numbers[at + 9] = r.replaces ?? NaN;
     numbers[at + 10] = (r.update ? UPDATE : 0) | (r.changed ? CHANGED : 0);
     at += VALUES;
-    put(r.url);
-    put(r.xml);
-    put(r.fingerprint);
-    put(r.lastmod);
-    put(r.path);
+    this.#put(at, r.url);
+    this.#put(at + 1, r.xml);
+    this.#put(at + 2, r.fingerprint);
+    this.#put(at + 3, r.lastmod);
+    this.#put(at + 4, r.path);
+    return true;
   }
-  return { rows: rows.length, numbers, text };
+
+  #put(at: number, value: string | undefined): void {
+    this.#numbers[at] = value === undefined ? -1 : value.length;
+    if (value !== undefined) this.#parts.push(value);
+  }
+
+  /** The rows packed so far, as one message (its buffer to transfer); the packer starts again empty. */
+  take(): Packed {
+    // join builds one flat string: a string grown by += is a rope the message would flatten at a higher cost.
+    const packed: Packed = { rows: this.#rows, numbers: this.#numbers.subarray(0, this.#rows * NUMBERS), text: this.#parts.join('') };
+    this.#numbers = new Float64Array(this.#capacity * NUMBERS);
+    this.#parts = [];
+    this.#rows = 0;
+    return packed;
+  }
 }
 
 const orUndefined = (value: number): number | undefined => (Number.isNaN(value) ? undefined : value);
