@@ -76,10 +76,12 @@ const IGNORED_ATTRIBUTE = /^(?:nonce|integrity|class|data-build[\w-]*|data-gener
 const CACHE_BUSTER_IN_VALUE = /([?&])(?:v|ver|version|t|ts|_|h|hash|build|rev|cb|cachebust|cachebuster|nocache)=[^&#\s"',]*&?/gi;
 const EMPTY_QUERY_IN_VALUE = /[?&](?=$|[#\s"',])/g;
 const BARE_BUSTER_IN_VALUE = /\?(?:\d+|[0-9a-f]{6,})(?=$|[#\s"',])/gi;
-/** Whether a value may hold a hashed code-asset name: one test before the replacement's costlier scan. */
-const CODE_ASSET = /\.(?:m?js|cjs|css|map|woff2?|ttf|otf|eot|wasm)(?=$|[?#\s"',)])/;
+/** Whether a value may need a value rule: a query, whitespace to make one space, a code asset's name; one test before the replacements' costlier scans. */
+const VALUE_RULE = /[?\t\n\f\r]| {2}|\.(?:m?js|cjs|css|map|woff2?|ttf|otf|eot|wasm)(?=$|[?#\s"',)])/;
 /** Whitespace runs, and whitespace that is not a space. */
 const SPACE_RUN = /[\t\n\f\r ]{2,}|[\t\n\f\r]/g;
+/** Whether a text has whitespace to make one space (a native scan: a loop over char codes costs several times more). */
+const SPACE_FAULT = /[\t\n\f\r]| {2}/;
 /** Elements with no end tag. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
@@ -90,8 +92,6 @@ const EQUALS = 0x3d;
 const DOUBLE_QUOTE = 0x22;
 const SINGLE_QUOTE = 0x27;
 const SPACE = 0x20;
-const QUESTION = 0x3f;
-const DOT = 0x2e;
 
 /** HTML's whitespace: space, tab, LF, FF, CR. */
 function isSpace(c: number): boolean {
@@ -111,10 +111,13 @@ function isName(html: string, from: number, to: number, name: string): boolean {
   return true;
 }
 
-/** A short piece (an end tag, a doctype) with its whitespace runs made one space. */
-function spaced(piece: string): string {
-  for (let k = 0; k < piece.length; k++) if (piece.charCodeAt(k) <= SPACE) return piece.replace(SPACE_RUN, ' ');
-  return piece;
+/** Whether a short piece (an end tag, a doctype) has no whitespace but single spaces. */
+function spaced(html: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = html.charCodeAt(k);
+    if (c < SPACE || (c === SPACE && html.charCodeAt(k + 1) === SPACE)) return !isSpace(c);
+  }
+  return true;
 }
 
 /** Elements the fingerprint judges by their attributes, or drops with their content. */
@@ -156,12 +159,12 @@ function droppedElement(tag: Special, a: Readonly<Record<string, string>>): bool
   }
 }
 
-/** A value with whitespace runs made one space, cache busters and hashed code-asset names taken out, as flagged by the scan. */
-function valueOf(value: string, query: boolean, dot: boolean, spaces: boolean): string {
+/** A value with cache busters and hashed code-asset names taken out and whitespace runs made one space. */
+function valueOf(value: string): string {
   let out = value;
-  if (query) out = out.replace(CACHE_BUSTER_IN_VALUE, '$1').replace(EMPTY_QUERY_IN_VALUE, '').replace(BARE_BUSTER_IN_VALUE, '');
-  if (dot && CODE_ASSET.test(out)) out = out.replace(HASHED_ASSET, (whole, sep: string, piece: string, ext: string) => (isHash(piece) ? `${sep}*${ext}` : whole));
-  return spaces ? out.replace(SPACE_RUN, ' ') : out;
+  if (out.includes('?')) out = out.replace(CACHE_BUSTER_IN_VALUE, '$1').replace(EMPTY_QUERY_IN_VALUE, '').replace(BARE_BUSTER_IN_VALUE, '');
+  out = out.replace(HASHED_ASSET, (whole, sep: string, piece: string, ext: string) => (isHash(piece) ? `${sep}*${ext}` : whole));
+  return out.replace(SPACE_RUN, ' ');
 }
 
 /**
@@ -174,8 +177,13 @@ class ContentScan {
   readonly #selectors: readonly Compound[];
   readonly #patterns: readonly RegExp[];
   out = '';
-  /** Text since the last tag written: comments, scripts and dropped elements inside it leave its pieces joined. */
-  #run = '';
+  /** What is written next, `html[#emitFrom, #emitTo)`: pieces of the page that follow each other in it are joined before one slice is taken. */
+  #emitFrom = 0;
+  #emitTo = 0;
+  /** Text since the last tag written, `html[#runFrom, #runTo)` while it is one piece; comments, scripts and dropped elements inside it leave its pieces joined in `#run`. */
+  #runFrom = 0;
+  #runTo = 0;
+  #run: string | undefined;
   /** Inside an element `ignoreSelectors` matched: its name and how many of its kind are open. */
   #skipping: string | undefined;
   #depth = 0;
@@ -210,7 +218,8 @@ class ContentScan {
         if (gt !== -1) {
           this.#text(textFrom, lt);
           if (c === SLASH) this.#endTag(lt, gt + 1);
-          else this.#tag(spaced(html.slice(lt, gt + 1)));
+          else if (spaced(html, lt, gt + 1)) this.#tagAt(lt, gt + 1);
+          else this.#tag(html.slice(lt, gt + 1).replace(SPACE_RUN, ' '));
           end = gt + 1;
         }
       } else if (isLetter(c)) {
@@ -222,6 +231,7 @@ class ContentScan {
     }
     this.#text(textFrom, n);
     this.#flush();
+    this.#written();
   }
 
   /** `html.indexOf(what, from)`, remembering where nothing was found. */
@@ -234,20 +244,71 @@ class ContentScan {
   }
 
   #text(from: number, to: number): void {
-    if (to > from && this.#skipping === undefined) this.#run += this.#html.slice(from, to);
+    if (to <= from || this.#skipping !== undefined) return;
+    if (this.#run === undefined && this.#runTo === this.#runFrom) {
+      this.#runFrom = from;
+      this.#runTo = to;
+    } else {
+      this.#run = (this.#run ?? this.#html.slice(this.#runFrom, this.#runTo)) + this.#html.slice(from, to);
+      this.#runFrom = this.#runTo;
+    }
   }
 
   /** A tag written (its whitespace made one space by the caller): the run before it goes first; whitespace next to a tag is not kept. */
   #tag(tag: string): void {
     if (this.#skipping !== undefined) return;
     this.#flush();
-    this.out += tag;
+    this.#write(tag);
+  }
+
+  /** A tag written as it stands in the page. */
+  #tagAt(from: number, to: number): void {
+    if (this.#skipping !== undefined) return;
+    this.#flush();
+    this.#writeAt(from, to);
+  }
+
+  #writeAt(from: number, to: number): void {
+    if (from !== this.#emitTo) {
+      this.#written();
+      this.#emitFrom = from;
+    }
+    this.#emitTo = to;
+  }
+
+  #write(piece: string): void {
+    this.#written();
+    this.out += piece;
+  }
+
+  /** The pieces of the page waiting to be written, written. */
+  #written(): void {
+    if (this.#emitTo === this.#emitFrom) return;
+    this.out += this.#html.slice(this.#emitFrom, this.#emitTo);
+    this.#emitFrom = this.#emitTo;
   }
 
   #flush(): void {
-    const run = this.#run;
-    if (run === '') return;
-    this.#run = '';
+    let run = this.#run;
+    if (run === undefined) {
+      if (this.#runTo === this.#runFrom) return;
+      // One piece: trimmed and checked where it stands in the page, copied only if text is left (most runs between tags are indentation).
+      const html = this.#html;
+      let from = this.#runFrom;
+      let to = this.#runTo;
+      this.#runFrom = this.#runTo;
+      while (from < to && isSpace(html.charCodeAt(from))) from++;
+      while (to > from && isSpace(html.charCodeAt(to - 1))) to--;
+      if (from === to) return;
+      if (this.#patterns.length === 0) {
+        const text = html.slice(from, to);
+        if (SPACE_FAULT.test(text)) this.#write(text.replace(SPACE_RUN, ' '));
+        else this.#writeAt(from, to);
+        return;
+      }
+      run = html.slice(from, to);
+    }
+    this.#run = undefined;
     let from = 0;
     let to = run.length;
     while (from < to && isSpace(run.charCodeAt(from))) from++;
@@ -258,7 +319,7 @@ class ContentScan {
       for (const pattern of this.#patterns) text = text.replace(pattern, '');
       text = text.replace(SPACE_RUN, ' ').replace(/ {2,}/g, ' ').trim();
     }
-    this.out += text;
+    if (text !== '') this.#write(text);
   }
 
   #endTag(from: number, to: number): void {
@@ -269,7 +330,8 @@ class ContentScan {
       if (isName(html, from + 2, nameEnd, this.#skipping) && --this.#depth === 0) this.#skipping = undefined;
       return;
     }
-    this.#tag(spaced(html.slice(from, to)));
+    if (spaced(html, from, to)) this.#tagAt(from, to);
+    else this.#tag(html.slice(from, to).replace(SPACE_RUN, ' '));
   }
 
   /**
@@ -319,33 +381,21 @@ class ContentScan {
       while (q < n && isSpace(html.charCodeAt(q))) q++;
       let valueFrom = -1;
       let valueTo = -1;
-      let query = false;
-      let dot = false;
-      let spaces = false;
       if (html.charCodeAt(q) === EQUALS) {
         q++;
         while (q < n && isSpace(html.charCodeAt(q))) q++;
         const quote = html.charCodeAt(q);
-        const quoted = quote === DOUBLE_QUOTE || quote === SINGLE_QUOTE;
-        valueFrom = quoted ? q + 1 : q;
-        let v = valueFrom;
-        let wasSpace = false;
-        // One loop finds the value's end and flags what the value rules look for.
-        for (; v < n; v++) {
-          const d = html.charCodeAt(v);
-          if (quoted ? d === quote : isSpace(d) || d === GT) break;
-          if (d <= SPACE) {
-            if (d !== SPACE || wasSpace) spaces ||= isSpace(d);
-            wasSpace = true;
-            continue;
-          }
-          wasSpace = false;
-          if (d === QUESTION) query = true;
-          else if (d === DOT) dot = true;
+        if (quote === DOUBLE_QUOTE || quote === SINGLE_QUOTE) {
+          valueFrom = q + 1;
+          valueTo = this.#find(quote === DOUBLE_QUOTE ? '"' : "'", valueFrom);
+          if (valueTo === -1) return -1;
+          p = valueTo + 1;
+        } else {
+          valueFrom = q;
+          while (q < n && !isSpace(html.charCodeAt(q)) && html.charCodeAt(q) !== GT) q++;
+          if (q >= n) return -1;
+          valueTo = p = q;
         }
-        if (v >= n) return -1;
-        valueTo = v;
-        p = quoted ? v + 1 : v;
       }
       if (attributes !== undefined) {
         const name = html.slice(nameFrom, attributeNameEnd).toLowerCase();
@@ -371,9 +421,9 @@ class ContentScan {
           copied = valueFrom;
         }
       }
-      if (query || dot || spaces) {
-        const value = html.slice(valueFrom, valueTo);
-        const stable = valueOf(value, query, dot, spaces);
+      const value = html.slice(valueFrom, valueTo);
+      if (VALUE_RULE.test(value)) {
+        const stable = valueOf(value);
         if (stable !== value) {
           tag += `${html.slice(copied, valueFrom)}${stable}`;
           copied = valueTo;
@@ -392,6 +442,7 @@ class ContentScan {
         this.#text(textFrom, lt);
         this.#tag('<ld>');
         this.#run = jsonLd(html.slice(end, this.#rawTextStart));
+        this.#runFrom = this.#runTo;
         this.#tag('</ld>');
         return close;
       }
@@ -410,7 +461,8 @@ class ContentScan {
         return end;
       }
     }
-    this.#tag(copied === lt ? html.slice(lt, end) : tag + html.slice(copied, end));
+    if (copied === lt) this.#tagAt(lt, end);
+    else this.#tag(tag + html.slice(copied, end));
     return end;
   }
 
