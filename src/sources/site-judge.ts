@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { SitemapError } from '../errors.ts';
 import { readPage as readPageFacts } from '../html/page.ts';
 import { parseSelectors, type Compound } from '../html/selector.ts';
@@ -61,6 +62,8 @@ function compile(options: SiteFolderOptions) {
   const globs = (flag: string, list: readonly string[] | undefined) =>
     (list ?? []).map((glob) => {
       if (glob.trim() === '') throw new SitemapError('SM_BAD_OPTION', `${flag} "" is empty: give a glob such as "blog/**"`);
+      // Required when a glob is given: every worker thread loads this module, most runs have no globs.
+      const picomatch = createRequire(import.meta.url)('picomatch') as typeof Picomatch;
       return { glob, test: picomatch(glob, { dot: true }) };
     });
   const patterns = (options.ignorePatterns ?? []).map((source) => {

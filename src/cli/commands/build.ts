@@ -4,14 +4,14 @@ import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
-import { formatFromName, readInput, type InputFormat } from '../../sources/index.ts';
+import type { InputFormat } from '../../sources/index.ts';
 import type { BuildSummary, SourceItem } from '../../model/pipeline.ts';
 import type { SiteFolderOptions } from '../../sources/folder.ts';
 import { TRAILING_SLASH, type TrailingSlash } from '../../sources/site-url.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
-import { startProgress, type Progress } from '../progress.ts';
+import type { Progress } from '../progress.ts';
 import { formatSummary, formatFindings } from '../report.ts';
 import { COMMANDS } from './catalog.ts';
 
@@ -113,8 +113,10 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
   let progress: Progress | undefined;
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
+    // Loaded here: a build from a folder does not load the record formats' readers (csv-parse).
+    const { formatFromName, readInput } = await import('../../sources/index.ts');
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(input));
-    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
+    if (flags.progress && context.progressStream !== undefined) progress = (await import('../progress.ts')).startProgress(context.progressStream, size);
     const items = readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${input}"` });
     const sourceRoot = fromStdin ? context.cwd : dirname(resolve(context.cwd, input));
     return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, sourceRoot, progress, flags.baseUrl);
@@ -146,7 +148,8 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
   let progress: Progress | undefined;
   let published = false;
   try {
-    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
+    // The bar (cli-progress) is loaded only when shown: on a terminal.
+    if (flags.progress && context.progressStream !== undefined) progress = (await import('../progress.ts')).startProgress(context.progressStream, undefined);
     const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }));
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
