@@ -127,8 +127,6 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
 }
 
 async function* buildFromFolder(flags: BuildFlags, dir: string, context: CommandContext): CommandRun {
-  // Loaded here: a build from a file does not load the HTML parser.
-  const { emptyCounts, formatVerdicts, siteItems, VerdictReport } = await import('../site.ts');
   const options: SiteFolderOptions = {
     root: resolve(context.cwd, dir),
     baseUrl: flags.baseUrl,
@@ -143,6 +141,19 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
     ignorePatterns: flags.ignorePattern ?? [],
   };
   if (flags.workers !== undefined) options.workers = flags.workers;
+  // The workers boot while this thread loads the judge, the HTML parser and the writer (each takes ~0.1 s or more).
+  const { bootSiteWorkers, dropBootedWorkers } = await import('../../sources/site-pool.ts');
+  bootSiteWorkers(options);
+  try {
+    return yield* siteBuild(flags, dir, context, options);
+  } finally {
+    await dropBootedWorkers(options);
+  }
+}
+
+async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContext, options: SiteFolderOptions): CommandRun {
+  // Loaded here: a build from a file does not load the HTML parser.
+  const { emptyCounts, formatVerdicts, siteItems, VerdictReport } = await import('../site.ts');
   const counts = emptyCounts();
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
   let progress: Progress | undefined;
