@@ -85,6 +85,7 @@ const SPACE_FAULT = /[\t\n\f\r]| {2}/;
 /** Elements with no end tag. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
+const LT = 0x3c;
 const GT = 0x3e;
 const SLASH = 0x2f;
 const BANG = 0x21;
@@ -343,7 +344,8 @@ class ContentScan {
     const html = this.#html;
     const n = html.length;
     let p = lt + 1;
-    while (p < n && !isSpace(html.charCodeAt(p)) && html.charCodeAt(p) !== SLASH && html.charCodeAt(p) !== GT) p++;
+    // A `<` outside quotes ends the try (its `<` is then text): each try reads no further than the next `<`, so `<a<a<a…` stays linear.
+    while (p < n && !isSpace(html.charCodeAt(p)) && html.charCodeAt(p) !== SLASH && html.charCodeAt(p) !== GT && html.charCodeAt(p) !== LT) p++;
     const nameEnd = p;
     const kind = special(html, lt + 1, nameEnd);
     const selecting = this.#selectors.length > 0 && this.#skipping === undefined;
@@ -359,6 +361,7 @@ class ContentScan {
       // Whitespace between a tag's parts is one space, as anywhere (runs, and tabs or line ends).
       const badSpace = p - spaceFrom > 1 || (p > spaceFrom && html.charCodeAt(spaceFrom) !== SPACE);
       const c = html.charCodeAt(p);
+      if (c === LT) return -1;
       if (c === GT || c === SLASH) {
         if (badSpace) {
           tag += `${html.slice(copied, spaceFrom)} `;
@@ -372,7 +375,7 @@ class ContentScan {
       const nameFrom = p;
       while (p < n) {
         const d = html.charCodeAt(p);
-        if (isSpace(d) || d === EQUALS || d === GT || d === SLASH) break;
+        if (isSpace(d) || d === EQUALS || d === GT || d === SLASH || d === LT) break;
         p++;
       }
       if (p === nameFrom) p++;
@@ -392,8 +395,8 @@ class ContentScan {
           p = valueTo + 1;
         } else {
           valueFrom = q;
-          while (q < n && !isSpace(html.charCodeAt(q)) && html.charCodeAt(q) !== GT) q++;
-          if (q >= n) return -1;
+          while (q < n && !isSpace(html.charCodeAt(q)) && html.charCodeAt(q) !== GT && html.charCodeAt(q) !== LT) q++;
+          if (q >= n || html.charCodeAt(q) === LT) return -1;
           valueTo = p = q;
         }
       }
