@@ -1,11 +1,15 @@
 /**
  * The content fingerprint of an HTML page: a hash of what the page says, leaving out what a rebuild
  * changes without changing it (the rules are listed in README.md, "What the fingerprint ignores").
- * Whole-string regular expressions rather than parser events: a page's every tag through the
- * parser cost several times the rest of `build --dir` (bench/NOTES.md); pure.
+ * One pass over the page's tags with `indexOf` and char codes, rather than parser events (a page's
+ * every tag through the parser cost several times the rest of `build --dir`) or a regular expression
+ * a rule (each a pass over the whole page): figures in bench/notes/site.md; pure.
  */
 import { Hash128 } from './hash.ts';
 import { type Compound, matchesAny } from './selector.ts';
+
+/** Which rules made a fingerprint: a store of fingerprints made under another version compares them as unknown, not as changed. */
+export const FINGERPRINT_VERSION = 2;
 
 export interface FingerprintRules {
   /** Elements left out with everything inside them (`--ignore-selector`). */
@@ -13,9 +17,6 @@ export interface FingerprintRules {
   /** Text removed from the page's text before hashing (`--ignore-pattern`); global regexes. */
   ignorePatterns?: readonly RegExp[];
 }
-
-/** Raised whenever the same page would get another fingerprint: a state then takes the new one without a new lastmod. */
-export const FINGERPRINT_VERSION = 1;
 
 /** `<meta name|property>` values that are build stamps or request tokens, not content. */
 const IGNORED_META = /^(?:generator|csrf-token|csrf-param|xsrf-token|_csrf|build|build[-_]?(?:time|date|id|hash|stamp)|buildid|generated(?:[-_]?(?:at|on|time|date))?)$/i;
@@ -61,97 +62,427 @@ function withoutDateModified(value: unknown): unknown {
   return out;
 }
 
-/** Elements the fingerprint drops or judges by their attributes, comments, and raw-text elements with their content, in one pass. */
-const MARKUP = /<(?:!--[\s\S]*?(?:-->|$)|(script|style)\b([^>]*)>([\s\S]*?)(?:<\/\1\s*>|$)|(link|meta|input)\b([^>]*)>)/gi;
-/** Attributes of a start tag: name, then the value double-quoted, single-quoted or bare. */
-const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
-/** What follows a place inside a tag: no `<` before the next `>` (so text that looks like an attribute is left alone). */
-const IN_TAG = String.raw`(?=[^<>]*>)`;
-/** An ignored attribute where it stands in a tag, with its value. */
-const ATTRIBUTE_IN_TAG = new RegExp(
-  String.raw`\s(?:nonce|integrity|class|data-build[\w-]*|data-generated[\w-]*|data-timestamp|data-reactroot|data-v-[0-9a-f]{6,}|data-astro-cid-[0-9a-z]+|data-astro-source-(?:file|loc))(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?(?=[\s/>])${IN_TAG}`,
-  'gi',
-);
-/** The value rules of `stableValue`, for values where they stand in a page's tags. */
-const CACHE_BUSTER_IN_TAG = new RegExp(String.raw`([?&])(?:v|ver|version|t|ts|_|h|hash|build|rev|cb|cachebust|cachebuster|nocache)=[^&#\s"'<>,]*&?${IN_TAG}`, 'gi');
-const EMPTY_QUERY_IN_TAG = new RegExp(String.raw`[?&](?=[#\s"'>])${IN_TAG}`, 'g');
-const BARE_BUSTER_IN_TAG = new RegExp(String.raw`\?(?:\d+|[0-9a-f]{6,})(?=[#\s"',>])${IN_TAG}`, 'gi');
-const HASHED_ASSET_IN_TAG = new RegExp(String.raw`([.-])([A-Za-z0-9_]{5,64}|(?<=\.)[A-Za-z0-9_-]{5,64})(\.(?:js|mjs|cjs|css|map|woff2?|ttf|otf|eot|wasm)(?=[?#\s"',)>]))${IN_TAG}`, 'g');
-const CODE_EXTENSIONS = ['.js', '.mjs', '.cjs', '.css', '.map', '.woff', '.ttf', '.otf', '.eot', '.wasm'];
+function jsonLd(text: string): string {
+  try {
+    return JSON.stringify(withoutDateModified(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+/** Attribute names the fingerprint leaves out with their values (tested only on names of the lengths and first letters these have). */
+const IGNORED_ATTRIBUTE = /^(?:nonce|integrity|class|data-build[\w-]*|data-generated[\w-]*|data-timestamp|data-reactroot|data-v-[0-9a-f]{6,}|data-astro-cid-[0-9a-z]+|data-astro-source-(?:file|loc))$/i;
+/** The value rules of `stableValue`, on one attribute value where it stands in a tag (a srcset holds several URLs, so `,` and spaces end one too). */
+const CACHE_BUSTER_IN_VALUE = /([?&])(?:v|ver|version|t|ts|_|h|hash|build|rev|cb|cachebust|cachebuster|nocache)=[^&#\s"',]*&?/gi;
+const EMPTY_QUERY_IN_VALUE = /[?&](?=$|[#\s"',])/g;
+const BARE_BUSTER_IN_VALUE = /\?(?:\d+|[0-9a-f]{6,})(?=$|[#\s"',])/gi;
+/** Whether a value may need a value rule: a query, whitespace to make one space, a code asset's name; one test before the replacements' costlier scans. */
+const VALUE_RULE = /[?\t\n\f\r]| {2}|\.(?:m?js|cjs|css|map|woff2?|ttf|otf|eot|wasm)(?=$|[?#\s"',)])/;
 /** Whitespace runs, and whitespace that is not a space. */
 const SPACE_RUN = /[\t\n\f\r ]{2,}|[\t\n\f\r]/g;
+/** Whether a text has whitespace to make one space (a native scan: a loop over char codes costs several times more). */
+const SPACE_FAULT = /[\t\n\f\r]| {2}/;
 /** Elements with no end tag. */
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
-/** One attribute's value in a start tag's attribute text, as written (the first, if repeated). */
-function attribute(text: string, pattern: RegExp): string | undefined {
-  const m = pattern.exec(text);
-  return m === null ? undefined : (m[1] ?? m[2] ?? m[3] ?? '');
-}
-const attributePattern = (name: string): RegExp => new RegExp(String.raw`(?:^|\s)${name}\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))`, 'i');
-const TYPE = attributePattern('type');
-const REL = attributePattern('rel');
-const NAME = attributePattern('name');
-const PROPERTY = attributePattern('property');
-const HTTP_EQUIV = attributePattern('http-equiv');
+const LT = 0x3c;
+const GT = 0x3e;
+const SLASH = 0x2f;
+const BANG = 0x21;
+const EQUALS = 0x3d;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
+const SPACE = 0x20;
 
-/** Whether a `<link>`, `<meta>` or `<input>` with this attribute text is left out. */
-function droppedElement(tag: string, text: string): boolean {
+/** HTML's whitespace: space, tab, LF, FF, CR. */
+function isSpace(c: number): boolean {
+  return c === SPACE || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
+}
+
+/** An ASCII letter (lower-casing by `| 0x20` maps exactly the capitals onto them). */
+function isLetter(c: number): boolean {
+  const lower = c | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
+/** Whether `html[from, to)` is `name` (lower-case ASCII), in any case. */
+function isName(html: string, from: number, to: number, name: string): boolean {
+  if (to - from !== name.length) return false;
+  for (let k = 0; k < name.length; k++) if ((html.charCodeAt(from + k) | 0x20) !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Whether a short piece (an end tag, a doctype) has no whitespace but single spaces. */
+function spaced(html: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = html.charCodeAt(k);
+    if (c < SPACE || (c === SPACE && html.charCodeAt(k + 1) === SPACE)) return !isSpace(c);
+  }
+  return true;
+}
+
+/** Elements the fingerprint judges by their attributes, or drops with their content. */
+type Special = 'script' | 'style' | 'link' | 'meta' | 'input' | undefined;
+
+function special(html: string, from: number, to: number): Special {
+  switch (to - from) {
+    case 4:
+      return isName(html, from, to, 'link') ? 'link' : isName(html, from, to, 'meta') ? 'meta' : undefined;
+    case 5:
+      return isName(html, from, to, 'style') ? 'style' : isName(html, from, to, 'input') ? 'input' : undefined;
+    case 6:
+      return isName(html, from, to, 'script') ? 'script' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Whether the attribute named `html[from, to)` is left out (nonces, subresource hashes, build stamps, per-build class names). */
+function ignoredAttribute(html: string, from: number, to: number): boolean {
+  const length = to - from;
+  const first = html.charCodeAt(from) | 0x20;
+  // Most names are href, src, alt, id, rel, content…: the regex runs only on the few that could be one of these.
+  if (length === 5 ? first !== 0x6e && first !== 0x63 : length === 9 ? first !== 0x69 && first !== 0x64 : length < 10 || first !== 0x64) return false;
+  return IGNORED_ATTRIBUTE.test(html.slice(from, to));
+}
+
+/** Whether a `<link>`, `<meta>` or `<input>` with these attributes (lower-case names, first of each) is left out. */
+function droppedElement(tag: Special, a: Readonly<Record<string, string>>): boolean {
   switch (tag) {
     case 'link':
-      return !CONTENT_LINK.test(attribute(text, REL) ?? '');
+      return !CONTENT_LINK.test(a['rel'] ?? '');
     case 'meta': {
-      const name = attribute(text, NAME) ?? attribute(text, PROPERTY) ?? attribute(text, HTTP_EQUIV);
+      const name = a['name'] ?? a['property'] ?? a['http-equiv'];
       return name !== undefined && IGNORED_META.test(name.trim());
     }
     default:
-      return (attribute(text, TYPE) ?? '').toLowerCase() === 'hidden' && CSRF_FIELD.test(attribute(text, NAME) ?? '');
+      return (a['type'] ?? '').toLowerCase() === 'hidden' && CSRF_FIELD.test(a['name'] ?? '');
   }
 }
 
-function jsonLd(text: string): string {
-  try {
-    return `<ld>${JSON.stringify(withoutDateModified(JSON.parse(text)))}</ld>`;
-  } catch {
-    return `<ld>${text}</ld>`;
-  }
+/** A value with cache busters and hashed code-asset names taken out and whitespace runs made one space. */
+function valueOf(value: string): string {
+  let out = value;
+  if (out.includes('?')) out = out.replace(CACHE_BUSTER_IN_VALUE, '$1').replace(EMPTY_QUERY_IN_VALUE, '').replace(BARE_BUSTER_IN_VALUE, '');
+  out = out.replace(HASHED_ASSET, (whole, sep: string, piece: string, ext: string) => (isHash(piece) ? `${sep}*${ext}` : whole));
+  return out.replace(SPACE_RUN, ' ');
 }
 
-export function attributesOf(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(ATTRIBUTE)) {
-    const name = (m[1] ?? '').toLowerCase();
-    if (!(name in out)) out[name] = m[2] ?? m[3] ?? m[4] ?? '';
-  }
-  return out;
-}
+/**
+ * The page read tag by tag into the fingerprint's text: tags kept are written (edited where a rule
+ * says), text between tags is gathered into a run written at the next tag, trimmed, with its
+ * whitespace runs made one space.
+ */
+class ContentScan {
+  readonly #html: string;
+  readonly #selectors: readonly Compound[];
+  readonly #patterns: readonly RegExp[];
+  out = '';
+  /** What is written next, `html[#emitFrom, #emitTo)`: pieces of the page that follow each other in it are joined before one slice is taken. */
+  #emitFrom = 0;
+  #emitTo = 0;
+  /** Text since the last tag written, `html[#runFrom, #runTo)` while it is one piece; comments, scripts and dropped elements inside it leave its pieces joined in `#run`. */
+  #runFrom = 0;
+  #runTo = 0;
+  #run: string | undefined;
+  /** Inside an element `ignoreSelectors` matched: its name and how many of its kind are open. */
+  #skipping: string | undefined;
+  #depth = 0;
+  /** Where the last script or style's end tag starts (set by `#rawTextEnd`). */
+  #rawTextStart = 0;
+  /** Where a search found nothing: a later search from past there finds nothing either, so a page of unclosed quotes stays linear. */
+  readonly #none = new Map<string, number>();
 
-/** The page without the elements (and their content) the selectors match: start tags scanned, an end tag found by counting its kind. */
-function withoutSelected(html: string, selectors: readonly Compound[]): string {
-  const tags = selectors.some((c) => c.tag === undefined) ? undefined : new Set(selectors.map((c) => c.tag));
-  let out = '';
-  let from = 0;
-  const start = /<([a-zA-Z][^\s/>]*)([^>]*)>/g;
-  for (let m = start.exec(html); m !== null; m = start.exec(html)) {
-    const tag = (m[1] ?? '').toLowerCase();
-    if (tags !== undefined && !tags.has(tag)) continue;
-    if (!matchesAny(selectors, tag, attributesOf(m[2] ?? ''))) continue;
-    let end = m.index + m[0].length;
-    if (!VOID.has(tag) && !(m[2] ?? '').endsWith('/')) {
-      const same = new RegExp(`<(/?)${tag}(?=[\\s/>])[^>]*>`, 'gi');
-      same.lastIndex = end;
-      let depth = 1;
-      for (let t = same.exec(html); t !== null; t = same.exec(html)) {
-        depth += t[1] === '/' ? -1 : 1;
-        if (depth === 0) break;
+  constructor(html: string, rules: FingerprintRules) {
+    this.#html = html;
+    this.#selectors = rules.ignoreSelectors ?? [];
+    this.#patterns = rules.ignorePatterns ?? [];
+  }
+
+  scan(): void {
+    const html = this.#html;
+    const n = html.length;
+    let at = 0;
+    let textFrom = 0;
+    for (let lt = html.indexOf('<', at); lt !== -1; lt = html.indexOf('<', at)) {
+      const c = html.charCodeAt(lt + 1);
+      let end = -1;
+      if (c === BANG && html.startsWith('!--', lt + 1)) {
+        // A comment goes, and the text either side of it joins; one never closed runs to the end.
+        this.#text(textFrom, lt);
+        const close = this.#find('-->', lt + 4);
+        at = textFrom = close === -1 ? n : close + 3;
+        continue;
       }
-      end = depth === 0 ? same.lastIndex : html.length;
+      if (c === BANG || c === SLASH) {
+        const gt = this.#find('>', lt + 2);
+        if (gt !== -1) {
+          this.#text(textFrom, lt);
+          if (c === SLASH) this.#endTag(lt, gt + 1);
+          else if (spaced(html, lt, gt + 1)) this.#tagAt(lt, gt + 1);
+          else this.#tag(html.slice(lt, gt + 1).replace(SPACE_RUN, ' '));
+          end = gt + 1;
+        }
+      } else if (isLetter(c)) {
+        end = this.#startTag(lt, textFrom);
+      }
+      // A `<` that opens no tag is text.
+      if (end === -1) at = lt + 1;
+      else at = textFrom = end;
     }
-    out += html.slice(from, m.index);
-    from = end;
-    start.lastIndex = end;
+    this.#text(textFrom, n);
+    this.#flush();
+    this.#written();
   }
-  return from === 0 ? html : out + html.slice(from);
+
+  /** `html.indexOf(what, from)`, remembering where nothing was found. */
+  #find(what: string, from: number): number {
+    const none = this.#none.get(what);
+    if (none !== undefined && from >= none) return -1;
+    const at = this.#html.indexOf(what, from);
+    if (at === -1) this.#none.set(what, from);
+    return at;
+  }
+
+  #text(from: number, to: number): void {
+    if (to <= from || this.#skipping !== undefined) return;
+    if (this.#run === undefined && this.#runTo === this.#runFrom) {
+      this.#runFrom = from;
+      this.#runTo = to;
+    } else {
+      this.#run = (this.#run ?? this.#html.slice(this.#runFrom, this.#runTo)) + this.#html.slice(from, to);
+      this.#runFrom = this.#runTo;
+    }
+  }
+
+  /** A tag written (its whitespace made one space by the caller): the run before it goes first; whitespace next to a tag is not kept. */
+  #tag(tag: string): void {
+    if (this.#skipping !== undefined) return;
+    this.#flush();
+    this.#write(tag);
+  }
+
+  /** A tag written as it stands in the page. */
+  #tagAt(from: number, to: number): void {
+    if (this.#skipping !== undefined) return;
+    this.#flush();
+    this.#writeAt(from, to);
+  }
+
+  #writeAt(from: number, to: number): void {
+    if (from !== this.#emitTo) {
+      this.#written();
+      this.#emitFrom = from;
+    }
+    this.#emitTo = to;
+  }
+
+  #write(piece: string): void {
+    this.#written();
+    this.out += piece;
+  }
+
+  /** The pieces of the page waiting to be written, written. */
+  #written(): void {
+    if (this.#emitTo === this.#emitFrom) return;
+    this.out += this.#html.slice(this.#emitFrom, this.#emitTo);
+    this.#emitFrom = this.#emitTo;
+  }
+
+  #flush(): void {
+    let run = this.#run;
+    if (run === undefined) {
+      if (this.#runTo === this.#runFrom) return;
+      // One piece: trimmed and checked where it stands in the page, copied only if text is left (most runs between tags are indentation).
+      const html = this.#html;
+      let from = this.#runFrom;
+      let to = this.#runTo;
+      this.#runFrom = this.#runTo;
+      while (from < to && isSpace(html.charCodeAt(from))) from++;
+      while (to > from && isSpace(html.charCodeAt(to - 1))) to--;
+      if (from === to) return;
+      if (this.#patterns.length === 0) {
+        const text = html.slice(from, to);
+        if (SPACE_FAULT.test(text)) this.#write(text.replace(SPACE_RUN, ' '));
+        else this.#writeAt(from, to);
+        return;
+      }
+      run = html.slice(from, to);
+    }
+    this.#run = undefined;
+    let from = 0;
+    let to = run.length;
+    while (from < to && isSpace(run.charCodeAt(from))) from++;
+    while (to > from && isSpace(run.charCodeAt(to - 1))) to--;
+    if (from === to) return;
+    let text = run.slice(from, to).replace(SPACE_RUN, ' ');
+    if (this.#patterns.length > 0) {
+      for (const pattern of this.#patterns) text = text.replace(pattern, '');
+      text = text.replace(SPACE_RUN, ' ').replace(/ {2,}/g, ' ').trim();
+    }
+    if (text !== '') this.#write(text);
+  }
+
+  #endTag(from: number, to: number): void {
+    const html = this.#html;
+    if (this.#skipping !== undefined) {
+      let nameEnd = from + 2;
+      while (nameEnd < to - 1 && !isSpace(html.charCodeAt(nameEnd)) && html.charCodeAt(nameEnd) !== SLASH) nameEnd++;
+      if (isName(html, from + 2, nameEnd, this.#skipping) && --this.#depth === 0) this.#skipping = undefined;
+      return;
+    }
+    if (spaced(html, from, to)) this.#tagAt(from, to);
+    else this.#tag(html.slice(from, to).replace(SPACE_RUN, ' '));
+  }
+
+  /**
+   * The start tag at `lt`: its attributes read (quoted values may hold `>`), ignored ones left out,
+   * values made stable, then the element kept, dropped, or skipped with its content. Returns where
+   * the scan goes on, or -1 when the tag never closes (its `<` is then text).
+   */
+  #startTag(lt: number, textFrom: number): number {
+    const html = this.#html;
+    const n = html.length;
+    let p = lt + 1;
+    // A `<` outside quotes ends the try (its `<` is then text): each try reads no further than the next `<`, so `<a<a<a…` stays linear.
+    while (p < n && !isSpace(html.charCodeAt(p)) && html.charCodeAt(p) !== SLASH && html.charCodeAt(p) !== GT && html.charCodeAt(p) !== LT) p++;
+    const nameEnd = p;
+    const kind = special(html, lt + 1, nameEnd);
+    const selecting = this.#selectors.length > 0 && this.#skipping === undefined;
+    const attributes: Record<string, string> | undefined = kind !== undefined || selecting ? {} : undefined;
+    // The tag as written, but for edits: `copied` is how far `tag` has it.
+    let tag = '';
+    let copied = lt;
+    let selfClosing = false;
+    for (;;) {
+      const spaceFrom = p;
+      while (p < n && isSpace(html.charCodeAt(p))) p++;
+      if (p >= n) return -1;
+      // Whitespace between a tag's parts is one space, as anywhere (runs, and tabs or line ends).
+      const badSpace = p - spaceFrom > 1 || (p > spaceFrom && html.charCodeAt(spaceFrom) !== SPACE);
+      const c = html.charCodeAt(p);
+      if (c === LT) return -1;
+      if (c === GT || c === SLASH) {
+        if (badSpace) {
+          tag += `${html.slice(copied, spaceFrom)} `;
+          copied = p;
+        }
+        if (c === GT) break;
+        selfClosing = html.charCodeAt(p + 1) === GT;
+        p++;
+        continue;
+      }
+      const nameFrom = p;
+      while (p < n) {
+        const d = html.charCodeAt(p);
+        if (isSpace(d) || d === EQUALS || d === GT || d === SLASH || d === LT) break;
+        p++;
+      }
+      if (p === nameFrom) p++;
+      const attributeNameEnd = p;
+      let q = p;
+      while (q < n && isSpace(html.charCodeAt(q))) q++;
+      let valueFrom = -1;
+      let valueTo = -1;
+      if (html.charCodeAt(q) === EQUALS) {
+        q++;
+        while (q < n && isSpace(html.charCodeAt(q))) q++;
+        const quote = html.charCodeAt(q);
+        if (quote === DOUBLE_QUOTE || quote === SINGLE_QUOTE) {
+          valueFrom = q + 1;
+          valueTo = this.#find(quote === DOUBLE_QUOTE ? '"' : "'", valueFrom);
+          if (valueTo === -1) return -1;
+          p = valueTo + 1;
+        } else {
+          valueFrom = q;
+          while (q < n && !isSpace(html.charCodeAt(q)) && html.charCodeAt(q) !== GT && html.charCodeAt(q) !== LT) q++;
+          if (q >= n || html.charCodeAt(q) === LT) return -1;
+          valueTo = p = q;
+        }
+      }
+      if (attributes !== undefined) {
+        const name = html.slice(nameFrom, attributeNameEnd).toLowerCase();
+        if (!(name in attributes)) attributes[name] = valueFrom === -1 ? '' : html.slice(valueFrom, valueTo);
+      }
+      if (ignoredAttribute(html, nameFrom, attributeNameEnd)) {
+        // Left out with the whitespace before it.
+        tag += html.slice(copied, spaceFrom);
+        copied = p;
+        continue;
+      }
+      if (badSpace) {
+        tag += `${html.slice(copied, spaceFrom)} `;
+        copied = nameFrom;
+      }
+      if (valueFrom === -1) continue;
+      if (valueFrom - attributeNameEnd > 2) {
+        // `name = "value"`: whitespace around `=` follows the same rule (rare, so a regex).
+        const between = html.slice(attributeNameEnd, valueFrom);
+        const stable = between.replace(SPACE_RUN, ' ');
+        if (stable !== between) {
+          tag += `${html.slice(copied, attributeNameEnd)}${stable}`;
+          copied = valueFrom;
+        }
+      }
+      const value = html.slice(valueFrom, valueTo);
+      if (VALUE_RULE.test(value)) {
+        const stable = valueOf(value);
+        if (stable !== value) {
+          tag += `${html.slice(copied, valueFrom)}${stable}`;
+          copied = valueTo;
+        }
+      }
+    }
+    const end = p + 1;
+    if (this.#skipping !== undefined) {
+      if (isName(html, lt + 1, nameEnd, this.#skipping)) this.#depth++;
+      return kind === 'script' || kind === 'style' ? this.#rawTextEnd(kind, end) : end;
+    }
+    if (kind === 'script' || kind === 'style') {
+      const close = this.#rawTextEnd(kind, end);
+      if (kind === 'script' && /^\s*application\/ld\+json\s*$/i.test(attributes?.['type'] ?? '')) {
+        // JSON-LD is content: kept as a tag of its own, without `dateModified`.
+        this.#text(textFrom, lt);
+        this.#tag('<ld>');
+        this.#run = jsonLd(html.slice(end, this.#rawTextStart));
+        this.#runFrom = this.#runTo;
+        this.#tag('</ld>');
+        return close;
+      }
+      this.#text(textFrom, lt);
+      return close;
+    }
+    this.#text(textFrom, lt);
+    if (kind !== undefined && droppedElement(kind, attributes ?? {})) return end;
+    if (selecting && attributes !== undefined) {
+      const name = html.slice(lt + 1, nameEnd).toLowerCase();
+      if (matchesAny(this.#selectors, name, attributes)) {
+        if (!VOID.has(name) && !selfClosing) {
+          this.#skipping = name;
+          this.#depth = 1;
+        }
+        return end;
+      }
+    }
+    if (copied === lt) this.#tagAt(lt, end);
+    else this.#tag(tag + html.slice(copied, end));
+    return end;
+  }
+
+  /** Where the raw text of a script or style starting at `from` ends (`#rawTextStart`: where its end tag starts), the end of the page if never closed. */
+  #rawTextEnd(kind: 'script' | 'style', from: number): number {
+    const html = this.#html;
+    for (let close = this.#find('</', from); close !== -1; close = this.#find('</', close + 2)) {
+      if (!isName(html, close + 2, close + 2 + kind.length, kind)) continue;
+      let gt = close + 2 + kind.length;
+      while (gt < html.length && isSpace(html.charCodeAt(gt))) gt++;
+      if (html.charCodeAt(gt) !== GT) continue;
+      this.#rawTextStart = close;
+      return gt + 1;
+    }
+    this.#rawTextStart = html.length;
+    return html.length;
+  }
 }
 
 /**
@@ -162,26 +493,9 @@ function withoutSelected(html: string, selectors: readonly Compound[]): string {
  * taken out of the text between tags. Entities stay as written.
  */
 export function contentOf(html: string, rules: FingerprintRules = {}): string {
-  let text = html.replace(MARKUP, (whole, raw: string | undefined, rawAttributes: string | undefined, inner: string | undefined, tag: string | undefined, attributes: string | undefined) => {
-    if (raw !== undefined) return /^\s*application\/ld\+json\s*$/i.test(attribute(rawAttributes ?? '', TYPE) ?? '') ? jsonLd(inner ?? '') : '';
-    if (tag !== undefined) return droppedElement(tag.toLowerCase(), attributes ?? '') ? '' : whole;
-    return '';
-  });
-  if (rules.ignoreSelectors !== undefined && rules.ignoreSelectors.length > 0) text = withoutSelected(text, rules.ignoreSelectors);
-  text = text.replace(ATTRIBUTE_IN_TAG, '');
-  if (text.includes('?')) text = text.replace(CACHE_BUSTER_IN_TAG, '$1').replace(EMPTY_QUERY_IN_TAG, '').replace(BARE_BUSTER_IN_TAG, '');
-  // Scripts and styles are gone by now, so a code-asset name is rare: looked for by indexOf first, ~50 times cheaper than the regex's scan.
-  if (CODE_EXTENSIONS.some((ext) => text.includes(ext))) text = text.replace(HASHED_ASSET_IN_TAG, (whole, sep: string, piece: string, ext: string) => (isHash(piece) ? `${sep}*${ext}` : whole));
-  // Runs made one space first, so what is left next to a tag is one space, removed without a regular expression.
-  text = text.replace(SPACE_RUN, ' ').replaceAll(' <', '<').replaceAll('> ', '>').trim();
-  const patterns = rules.ignorePatterns ?? [];
-  if (patterns.length > 0) {
-    text = text.replace(/(^|>)([^<]+)/g, (_all, open: string, run: string) => {
-      for (const pattern of patterns) run = run.replace(pattern, '');
-      return open + run.replace(SPACE_RUN, ' ').replace(/ {2,}/g, ' ').trim();
-    });
-  }
-  return text;
+  const scan = new ContentScan(html, rules);
+  scan.scan();
+  return scan.out;
 }
 
 /** How the content is hashed: 32 hex digits of Hash128 by default; a caller may give a faster native hash (the same one on every run). */

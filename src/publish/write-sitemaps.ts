@@ -5,12 +5,9 @@ import { pid } from 'node:process';
 import { SitemapError } from '../errors.ts';
 import type { SitemapRecordInput } from '../model/record.ts';
 import type { BuildOptions, BuildSummary, SourceItem } from '../model/pipeline.ts';
-import { gitCommitTimes } from '../state/git.ts';
-import { openStateFile } from '../state/open.ts';
 import type { StateStore } from '../state/store.ts';
 import { formatSeconds, toSeconds } from '../state/time.ts';
 import { buildSitemaps } from '../write/build.ts';
-import { buildWithState } from '../write/stateful.ts';
 import { openDirectorySink, publishedRun } from './directory.ts';
 
 export interface WriteSitemapsOptions extends BuildOptions {
@@ -61,15 +58,17 @@ export async function writeSourceItems(
   const gzipIndex = options.gzipIndex ?? false;
   const filename = options.filename ?? 'sitemap';
   const sinkOptions = { gzip: options.gzip === true || gzipIndex, gzipIndex, filename, ...(options.gzipLevel === undefined ? {} : { gzipLevel: options.gzipLevel }) };
-  const commitTimes = options.lastmodFrom === 'git' ? await gitCommitTimes(resolve(options.sourceRoot ?? '.')) : undefined;
+  // The state store, its writer and git are loaded when asked for: a build without them starts sooner (bench/notes/site.md).
+  const commitTimes = options.lastmodFrom === 'git' ? await (await import('../state/git.ts')).gitCommitTimes(resolve(options.sourceRoot ?? '.')) : undefined;
   if (options.state === undefined) {
     if (options.compact === true) throw new SitemapError('SM_BAD_OPTION', 'compact (--compact) packs the files a state remembers; give a state (--state) too');
     // The sink opens the folder on buildSitemaps' first file, after it has checked the options.
     const sink = openDirectorySink(options.outDir, sinkOptions);
     return buildSitemaps(commitTimes === undefined ? items : withCommitTimes(items, commitTimes), options, sink);
   }
-  const store = typeof options.state === 'string' ? await openStateFile(resolve(options.state)) : options.state;
+  const store = typeof options.state === 'string' ? await (await import('../state/open.ts')).openStateFile(resolve(options.state)) : options.state;
   try {
+    const { buildWithState } = await import('../write/stateful.ts');
     const now = options.now ?? Date.now;
     return await buildWithState(items, options, {
       store,

@@ -4,25 +4,21 @@
  * fingerprinted a batch at a time by this thread and by worker threads, each one file at a time, so
  * a few files are open at once whatever the folder's size; results handed on in walk order.
  */
-import { availableParallelism } from 'node:os';
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { FINGERPRINT_VERSION } from '../html/fingerprint.ts';
-import { SitemapError, type SitemapErrorCode } from '../errors.ts';
-
-/** How the folder's fingerprints are made, for a state (`fingerprintScheme`): its HTML reader's version. */
-export const SITE_FINGERPRINT_SCHEME = `html/${FINGERPRINT_VERSION}`;
 import { checkFolderOptions, makeJudge, unreadable, type FileVerdict, type SiteFolderOptions } from './site-judge.ts';
+import { IN_FLIGHT, JudgePool, takeBootedWorkers, workerCount } from './site-pool.ts';
 
 export { VERDICTS, type FileVerdict, type SiteFolderOptions, type Verdict } from './site-judge.ts';
 
+/** How the folder's fingerprints are made, for a state (`fingerprintScheme`): its HTML reader's version. */
+export const SITE_FINGERPRINT_SCHEME = `html/${FINGERPRINT_VERSION}`;
+
 /** Paths sent to a worker at once: a message per page would cost more than many a page. */
 const BATCH = 64;
-/** Batches waiting or being read, per worker: enough that none idles, few enough that memory stays flat. */
-const IN_FLIGHT = 3;
-
-type Reply = { seq: number; verdicts: FileVerdict[] } | { seq: number; error: { code: SitemapErrorCode; message: string } };
+/** Batches judged and not yet handed on, per thread, at most: this thread judges on while a worker's batch before them is not answered. */
+const AHEAD = 4 * IN_FLIGHT;
 
 /**
  * Every file of the folder, in path order (segment by segment, by code unit), with its verdict.
@@ -32,112 +28,63 @@ type Reply = { seq: number; verdicts: FileVerdict[] } | { seq: number; error: { 
  * read as removed).
  */
 export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerator<FileVerdict> {
-  checkFolderOptions(options);
-  // This thread judges batches too: one worker fewer than the cores keeps them all busy without contending.
-  const workers = options.workers ?? Math.max(1, Math.min(4, availableParallelism() - 1));
-  let listed = 0;
-  const number = (verdict: FileVerdict): FileVerdict => {
-    if (verdict.record !== undefined) verdict.record.line = ++listed;
-    return verdict;
-  };
-  if (workers === 0) {
-    const judge = makeJudge(options);
-    for await (const path of walk(options.root, '')) yield number(judge(path));
-    return;
-  }
-  const judge = makeJudge(options);
-  // Started at the second batch: a small site is done before a worker would have booted.
-  let pool: JudgePool | undefined;
+  // Workers the caller booted ahead (bootSiteWorkers), else started at the second batch: a small site is done before a worker would have booted.
+  let pool = takeBootedWorkers(options);
   try {
-    const pending: Array<Promise<FileVerdict[]>> = [];
+    checkFolderOptions(options);
+    const workers = workerCount(options);
+    let listed = 0;
+    const number = (verdict: FileVerdict): FileVerdict => {
+      if (verdict.record !== undefined) verdict.record.line = ++listed;
+      return verdict;
+    };
+    const judge = makeJudge(options);
+    if (workers === 0) {
+      for (const path of walk(options.root, '')) yield number(judge(path));
+      return;
+    }
+    /** Batches in walk order: judged here (done at once) or by a worker (done when it answers). */
+    const pending: Array<{ done: boolean; verdicts: Promise<FileVerdict[]> }> = [];
+    let sent = 0;
     let batch: string[] = [];
     const send = (paths: string[]): void => {
-      pool ??= pending.length > 0 ? new JudgePool(options, workers) : undefined;
+      pool ??= sent++ > 0 ? new JudgePool(options, workers) : undefined;
       // A worker takes the batch when one is ready and not already busy; else this thread judges it now (so booting workers are never waited for).
-      pending.push(pool?.offer(paths) ?? Promise.resolve(paths.map(judge)));
+      const offered = pool?.offer(paths);
+      if (offered === undefined) {
+        pending.push({ done: true, verdicts: Promise.resolve(paths.map(judge)) });
+        return;
+      }
+      const entry = { done: false, verdicts: offered };
+      offered.then(
+        () => (entry.done = true),
+        () => (entry.done = true),
+      );
+      pending.push(entry);
     };
-    for await (const path of walk(options.root, '')) {
+    for (const path of walk(options.root, '')) {
       batch.push(path);
       if (batch.length < BATCH) continue;
       send(batch);
       batch = [];
-      if (pending.length >= IN_FLIGHT * (workers + 1)) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
+      // What is done goes on in order; a worker's batch is waited for only when this thread has judged far past it (it waited idle before, ~15% of its time).
+      while (pending[0] !== undefined && (pending[0].done || pending.length >= AHEAD * (workers + 1))) for (const verdict of await (pending.shift() as (typeof pending)[0]).verdicts) yield number(verdict);
+      // The walk is synchronous: a turn of the event loop a batch lets the workers' messages in (booted, batches answered).
+      await turn();
     }
     if (batch.length > 0) send(batch);
-    while (pending.length > 0) for (const verdict of await (pending.shift() as Promise<FileVerdict[]>)) yield number(verdict);
+    while (pending.length > 0) for (const verdict of await (pending.shift() as (typeof pending)[0]).verdicts) yield number(verdict);
   } finally {
     await pool?.close();
   }
 }
 
-interface Slot {
-  worker: Worker;
-  /** Booted: it said so. */
-  ready: boolean;
-  /** Batches sent and not answered. */
-  waiting: number;
-}
-
-/** Worker threads judging batches of paths; each says when it has booted. */
-class JudgePool {
-  readonly #workers: Slot[] = [];
-  readonly #replies = new Map<number, { resolve: (verdicts: FileVerdict[]) => void; reject: (error: Error) => void }>();
-  #seq = 0;
-  #failure: Error | undefined;
-
-  constructor(options: SiteFolderOptions, count: number) {
-    const entry = new URL(import.meta.url.endsWith('.ts') ? './site-worker.ts' : './site-worker.js', import.meta.url);
-    for (let i = 0; i < count; i++) {
-      const worker = new Worker(entry, { workerData: options });
-      const slot: Slot = { worker, ready: false, waiting: 0 };
-      worker.on('message', (reply: Reply | 'ready') => {
-        if (reply === 'ready') {
-          slot.ready = true;
-          return;
-        }
-        slot.waiting--;
-        const waiter = this.#replies.get(reply.seq);
-        this.#replies.delete(reply.seq);
-        if ('error' in reply) waiter?.reject(new SitemapError(reply.error.code, reply.error.message));
-        else waiter?.resolve(reply.verdicts);
-      });
-      worker.on('error', (error) => this.#fail(error));
-      this.#workers.push(slot);
-    }
-  }
-
-  /** The batch's verdicts to come, if a ready worker with room takes it; undefined if none can now. */
-  offer(paths: string[]): Promise<FileVerdict[]> | undefined {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    let slot: Slot | undefined;
-    for (const candidate of this.#workers) if (candidate.ready && candidate.waiting < IN_FLIGHT && (slot === undefined || candidate.waiting < slot.waiting)) slot = candidate;
-    if (slot === undefined) return undefined;
-    const seq = this.#seq++;
-    slot.waiting++;
-    const reply = new Promise<FileVerdict[]>((resolve, reject) => this.#replies.set(seq, { resolve, reject }));
-    // Held until its turn: a batch failing early must not be an unhandled rejection meanwhile.
-    reply.catch(() => {});
-    slot.worker.postMessage({ seq, paths });
-    return reply;
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.#workers.map((slot) => slot.worker.terminate()));
-  }
-
-  #fail(error: Error): void {
-    this.#failure ??= error;
-    for (const waiter of this.#replies.values()) waiter.reject(error);
-    this.#replies.clear();
-  }
-}
-
 /** Files under `root/rel`, sorted by name in each folder, depth first; one folder listed at a time. */
-async function* walk(root: string, rel: string): AsyncGenerator<string> {
+function* walk(root: string, rel: string): Generator<string> {
   const entries: Array<{ name: string; dir: boolean; link: boolean }> = [];
   try {
-    // readdir, not opendir: a folder's names are all kept to be sorted anyway, and opendir cost more a folder (bench/NOTES.md).
-    for (const d of await readdir(join(root, rel), { withFileTypes: true })) {
+    // Synchronous: a folder listed through the thread pool kept this thread waiting ~50 µs a folder, idle, and a static site has a folder a page (bench/notes/site.md).
+    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
       if (d.name.startsWith('.')) continue;
       if (d.isDirectory() || d.isFile() || d.isSymbolicLink()) entries.push({ name: d.name, dir: d.isDirectory(), link: d.isSymbolicLink() });
     }
@@ -149,15 +96,20 @@ async function* walk(root: string, rel: string): AsyncGenerator<string> {
     const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
     if (entry.dir) yield* walk(root, path);
     else if (!entry.link) yield path;
-    else if (await isFile(join(root, path))) yield path;
+    else if (isFile(join(root, path))) yield path;
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
+function isFile(path: string): boolean {
   try {
-    return (await stat(path)).isFile();
+    return statSync(path).isFile();
   } catch {
     // A dangling link serves nothing.
     return false;
   }
+}
+
+/** A turn of the event loop. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

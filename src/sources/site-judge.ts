@@ -3,10 +3,11 @@
  * globs and types asked for, and, for a page, its facts. Synchronous, file reads included: it runs in
  * worker threads, one file at a time each (see folder.ts).
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import picomatch from 'picomatch';
+import type Picomatch from 'picomatch';
 import { SitemapError } from '../errors.ts';
 import { readPage as readPageFacts } from '../html/page.ts';
 import { parseSelectors, type Compound } from '../html/selector.ts';
@@ -61,6 +62,8 @@ function compile(options: SiteFolderOptions) {
   const globs = (flag: string, list: readonly string[] | undefined) =>
     (list ?? []).map((glob) => {
       if (glob.trim() === '') throw new SitemapError('SM_BAD_OPTION', `${flag} "" is empty: give a glob such as "blog/**"`);
+      // Required when a glob is given: every worker thread loads this module, most runs have no globs.
+      const picomatch = createRequire(import.meta.url)('picomatch') as typeof Picomatch;
       return { glob, test: picomatch(glob, { dot: true }) };
     });
   const patterns = (options.ignorePatterns ?? []).map((source) => {
@@ -125,7 +128,8 @@ export function checkFolderOptions(options: SiteFolderOptions): void {
 
 /** The fingerprint's hash: SHA-1, native, a few times faster than a hash in JavaScript on a page's content. */
 function sha1Text(content: string): string {
-  return createHash('sha1').update(content).digest('hex');
+  // One call: no Hash object a page.
+  return hash('sha1', content, 'hex');
 }
 
 function readWhole(file: string, path: string, root: string): Uint8Array {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { Hash128 } from '../../src/html/hash.ts';
 import { readPage } from '../../src/html/page.ts';
 import { parseSelectors } from '../../src/html/selector.ts';
-import { stableValue } from '../../src/html/fingerprint.ts';
+import { contentOf, stableValue } from '../../src/html/fingerprint.ts';
 
 const URL_ = 'https://example.com/blog/post/';
 
@@ -150,4 +150,16 @@ test('Hash128: streaming gives the digest of the whole, whatever the cut; known 
   const seen = new Set<string>();
   for (let i = 0; i < 20_000; i++) seen.add(new Hash128().update(`/page/${i}`).digest());
   assert.equal(seen.size, 20_000);
+});
+
+test('hostile markup stays linear: tags that never close, unclosed quotes, comments and scripts', () => {
+  const pages = ['<a'.repeat(100_000), '<a b c '.repeat(60_000), '<a x="'.repeat(60_000), `${'<!--'.repeat(50_000)}x`, `${'<script>'.repeat(50_000)}x`, `<p>${'</a '.repeat(60_000)}>`];
+  for (const html of pages) {
+    const started = performance.now();
+    const content = contentOf(html);
+    assert.ok(performance.now() - started < 2_000, `${html.slice(0, 12)}… took ${(performance.now() - started).toFixed(0)} ms`);
+    assert.equal(typeof content, 'string');
+  }
+  // A `<` that opens no tag is text, kept with the whitespace around it.
+  assert.equal(contentOf('<p>x < y</p>\n<p>a<b c="1</p>'), '<p>x < y</p><p>a<b c="1</p>');
 });

@@ -4,14 +4,14 @@ import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
 import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
-import { formatFromName, readInput, type InputFormat } from '../../sources/index.ts';
+import type { InputFormat } from '../../sources/index.ts';
 import type { BuildSummary, SourceItem } from '../../model/pipeline.ts';
 import type { SiteFolderOptions } from '../../sources/folder.ts';
 import { TRAILING_SLASH, type TrailingSlash } from '../../sources/site-url.ts';
 import { defineCommand, type CommandContext, type CommandRun } from '../command.ts';
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
-import { startProgress, type Progress } from '../progress.ts';
+import type { Progress } from '../progress.ts';
 import { formatSummary, formatFindings } from '../report.ts';
 import { COMMANDS } from './catalog.ts';
 
@@ -113,8 +113,10 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
   let progress: Progress | undefined;
   try {
     const counted = countBytes(bytes, (n) => progress?.bytes(n));
+    // Loaded here: a build from a folder does not load the record formats' readers (csv-parse).
+    const { formatFromName, readInput } = await import('../../sources/index.ts');
     const format = flags.format ?? (fromStdin ? undefined : formatFromName(input));
-    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, size);
+    if (flags.progress && context.progressStream !== undefined) progress = (await import('../progress.ts')).startProgress(context.progressStream, size);
     const items = readInput(counted, { format, label: fromStdin ? 'standard input' : `input "${input}"` });
     const sourceRoot = fromStdin ? context.cwd : dirname(resolve(context.cwd, input));
     return yield* publish(items, flags, context, fromStdin ? '<stdin>' : input, sourceRoot, progress, flags.baseUrl);
@@ -125,8 +127,6 @@ async function* build(flags: BuildFlags, context: CommandContext): CommandRun {
 }
 
 async function* buildFromFolder(flags: BuildFlags, dir: string, context: CommandContext): CommandRun {
-  // Loaded here: a build from a file does not load the HTML parser.
-  const { emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const options: SiteFolderOptions = {
     root: resolve(context.cwd, dir),
     baseUrl: flags.baseUrl,
@@ -141,12 +141,26 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
     ignorePatterns: flags.ignorePattern ?? [],
   };
   if (flags.workers !== undefined) options.workers = flags.workers;
+  // The workers boot while this thread loads the judge, the HTML parser and the writer (each takes ~0.1 s or more).
+  const { bootSiteWorkers, dropBootedWorkers } = await import('../../sources/site-pool.ts');
+  bootSiteWorkers(options);
+  try {
+    return yield* siteBuild(flags, dir, context, options);
+  } finally {
+    await dropBootedWorkers(options);
+  }
+}
+
+async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContext, options: SiteFolderOptions): CommandRun {
+  // Loaded here: a build from a file does not load the HTML parser.
+  const { emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const counts = emptyCounts();
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
   let progress: Progress | undefined;
   let published = false;
   try {
-    if (flags.progress && context.progressStream !== undefined) progress = startProgress(context.progressStream, undefined);
+    // The bar (cli-progress) is loaded only when shown: on a terminal.
+    if (flags.progress && context.progressStream !== undefined) progress = (await import('../progress.ts')).startProgress(context.progressStream, undefined);
     const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), {
       // Read once the writer is done: by then every page it dropped has moved out of `listed`.
       extend: (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }),
