@@ -55,10 +55,10 @@ CREATE TABLE undo_meta AS SELECT * FROM meta WHERE 0;
  * million inserts into a B-tree. URLs are found by a 53-bit hash (`uh`, the URL compared after): an
  * index of integers builds in well under half the time of one of the URLs and is a fraction of the size.
  */
-const INDEXES = `
-CREATE INDEX IF NOT EXISTS urls_url ON urls (uh);
-CREATE INDEX IF NOT EXISTS urls_slot ON urls (slot, id) WHERE slot IS NOT NULL;
-`;
+const URL_INDEX = 'CREATE INDEX IF NOT EXISTS urls_url ON urls (uh);';
+/** A file's URLs in file order: what writing a changed file again and `--compact` read by. */
+const SLOT_INDEX = 'CREATE INDEX IF NOT EXISTS urls_slot ON urls (slot, id) WHERE slot IS NOT NULL;';
+const INDEXES = URL_INDEX + SLOT_INDEX;
 
 type Sqlite = typeof NodeSqlite;
 let loaded: Promise<Sqlite> | undefined;
@@ -246,8 +246,8 @@ export class SqliteStateStore implements StateStore {
           db.exec('DROP INDEX IF EXISTS urls_url; DROP INDEX IF EXISTS urls_slot');
         }
         const files = (db.prepare(`SELECT ${FILE_COLUMNS} FROM files ORDER BY slot`).all() as unknown as FileRow[]).map(fileOf);
-        // A URL that is not gone has a file: counted on the slot index, not by reading every row.
-        const alive = (db.prepare('SELECT COUNT(*) AS n FROM urls WHERE slot IS NOT NULL').get() as { n: number }).n;
+        // A URL that is not gone is in one file, which counts it: no row is read.
+        const alive = (db.prepare('SELECT COALESCE(SUM(urls), 0) AS n FROM files').get() as { n: number }).n;
         const began = this.#meta('began');
         const previous = this.#meta('last_run_time');
         const format = this.#meta('format');
@@ -449,6 +449,7 @@ export class SqliteStateStore implements StateStore {
   async *layout(): AsyncIterable<{ id: number; slot: number; bytes: number; nsBits: number; hasNews: boolean }> {
     // Read whole before any move: the moves change the index this reads by.
     const rows = this.#guard(() => {
+      this.#db.exec(SLOT_INDEX);
       const statement = this.#db.prepare('SELECT id, slot, bytes, ns, news FROM urls WHERE slot IS NOT NULL ORDER BY slot, id');
       statement.setReturnArrays(true);
       return statement.all() as unknown as [number, number, number, number, number][];
@@ -467,6 +468,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async *entries(slot: number): AsyncIterable<StoredEntry[]> {
+    this.#guard(() => this.#db.exec(SLOT_INDEX));
     const statement = this.#statement('entries', () => `SELECT id, url, xml, bytes, ns, news, lastmod, lastmod_epoch FROM urls WHERE slot = ? AND id > ? ORDER BY id LIMIT ${READ_AHEAD}`);
     statement.setReturnArrays(true);
     for (let after = 0; ; ) {
@@ -488,7 +490,8 @@ export class SqliteStateStore implements StateStore {
       this.#setMeta('format', format);
       this.#setMeta('scheme', scheme);
       this.#setMeta('pending_token', this.#token);
-      if (this.#bulk) db.exec(INDEXES);
+      // The slot index waits for the first run that reads a file's URLs back (`entries`, `layout`): a fresh state's commit builds only the URL one.
+      if (this.#bulk) db.exec(URL_INDEX);
       // The run's clock moved on by the time it took: the beat is when this commit happens.
       db.prepare('UPDATE lock SET beat = ?').run(this.#now + Math.floor((performance.now() - this.#begunAt) / 1000));
       db.exec('COMMIT');
