@@ -51,9 +51,10 @@ CREATE TABLE undo_files AS SELECT * FROM files WHERE 0;
 CREATE TABLE undo_meta AS SELECT * FROM meta WHERE 0;
 `;
 /**
- * Dropped while a fresh state takes its first rows, and built once at the end: a sorted build beats a
- * million inserts into a B-tree. URLs are found by a 53-bit hash (`uh`, the URL compared after): an
- * index of integers builds in well under half the time of one of the URLs and is a fraction of the size.
+ * Dropped while a fresh state takes its first rows, and made by the first run that needs each (see
+ * `lookup`, `entries`): a sorted build beats a million inserts into a B-tree, and a run whose URLs all
+ * come in id order never searches by URL. URLs are found by a 53-bit hash (`uh`, the URL compared
+ * after): an index of integers builds in under half the time of one of the URLs, at a fraction of the size.
  */
 const URL_INDEX = 'CREATE INDEX IF NOT EXISTS urls_url ON urls (uh);';
 /** A file's URLs in file order: what writing a changed file again and `--compact` read by. */
@@ -151,8 +152,8 @@ export class SqliteStateStore implements StateStore {
   #begunAt = 0;
   #inRun = false;
   #holdsLock = false;
-  /** A fresh state takes its first run without its indexes, built at commit. */
-  #bulk = false;
+  /** The URL index is known to exist (it is made at the first lookup that needs it). */
+  #urlIndex = false;
   /** The rows read ahead in id order (see `lookup`): those after `after`, up to `end`. */
   #ahead: { rows: LookupRow[]; at: number; after: number; end: number } = { rows: [], at: 0, after: 0, end: 0 };
 
@@ -242,7 +243,7 @@ export class SqliteStateStore implements StateStore {
         this.#setMeta('id_floor', maxId);
         db.prepare('INSERT INTO runs (run, token, started, pid, host) VALUES (?, ?, ?, ?, ?)').run(this.#run, this.#token, now, owner.pid, owner.host);
         if (maxId === 0) {
-          this.#bulk = true;
+          this.#urlIndex = false;
           db.exec('DROP INDEX IF EXISTS urls_url; DROP INDEX IF EXISTS urls_slot');
         }
         const files = (db.prepare(`SELECT ${FILE_COLUMNS} FROM files ORDER BY slot`).all() as unknown as FileRow[]).map(fileOf);
@@ -332,6 +333,10 @@ export class SqliteStateStore implements StateStore {
           results.push(storedOf(next));
           continue;
         }
+        if (!this.#urlIndex) {
+          this.#db.exec(URL_INDEX);
+          this.#urlIndex = true;
+        }
         const byUrl = this.#statement('lookup', () => `SELECT ${LOOKUP_COLUMNS} FROM urls WHERE uh = ? ORDER BY id`);
         byUrl.setReturnArrays(true);
         const row = (byUrl.all(urlHash(url)) as unknown as LookupRow[]).find((candidate) => candidate[1] === url);
@@ -376,11 +381,14 @@ export class SqliteStateStore implements StateStore {
     return ahead.rows[0];
   }
 
-  async write(rows: readonly UrlWrite[]): Promise<void> {
+  /** Takes each row as it comes and keeps no row object past its step: the worker hands one object filled again for each (`eachRow`). */
+  async write(rows: Iterable<UrlWrite>): Promise<void> {
     this.#guard(() => {
       const run = this.#run;
       const now = this.#now;
-      const fresh: UrlWrite[] = [];
+      // New URLs go in INSERT_BATCH at a time, their values copied out at once; the last few one by one.
+      const values: (string | number | null)[] = [];
+      let held = 0;
       for (const row of rows) {
         if (row.update === true) {
           this.#saveUndo(row.id);
@@ -396,22 +404,26 @@ export class SqliteStateStore implements StateStore {
           this.#insertOne(row, old);
           continue;
         }
-        if (row.changed === true || row.addedAt === undefined) this.#insertOne(row, undefined);
-        else fresh.push(row);
-      }
-      let at = 0;
-      if (fresh.length >= INSERT_BATCH) {
-        // A new URL's run columns are the run's own and its last-seen and gone columns empty: written into the statement, not bound for each row.
-        const many = this.#statement(`insertNew ${run} ${now}`, () => `INSERT INTO urls (${NEW_COLUMNS}, first_seen, added_run) VALUES ${Array.from({ length: INSERT_BATCH }, () => `(${placeholders(NEW_COLUMN_COUNT)}, ${now}, ${run})`).join(', ')}`);
-        const values: (string | number | null)[] = [];
-        for (; at + INSERT_BATCH <= fresh.length; at += INSERT_BATCH) {
+        if (row.changed === true || row.addedAt === undefined) {
+          this.#insertOne(row, undefined);
+          continue;
+        }
+        pushNewValues(values, row, now);
+        if (++held === INSERT_BATCH) {
+          this.#insertNew(held).run(...values);
           values.length = 0;
-          for (let i = at; i < at + INSERT_BATCH; i++) pushNewValues(values, fresh[i] as UrlWrite, now);
-          many.run(...values);
+          held = 0;
         }
       }
-      for (; at < fresh.length; at++) this.#insertOne(fresh[at] as UrlWrite, undefined);
+      if (held > 0) this.#insertNew(held).run(...values);
     });
+  }
+
+  /** The INSERT of `rows` new URLs: their run columns are the run's own and their last-seen and gone columns empty, written into the statement rather than bound for each row. */
+  #insertNew(rows: number): StatementSync {
+    const run = this.#run;
+    const now = this.#now;
+    return this.#statement(`insertNew ${rows} ${run} ${now}`, () => `INSERT INTO urls (${NEW_COLUMNS}, first_seen, added_run) VALUES ${Array.from({ length: rows }, () => `(${placeholders(NEW_COLUMN_COUNT)}, ${now}, ${run})`).join(', ')}`);
   }
 
   #insertOne(row: UrlWrite, old: { first_seen: number; added_at: number; added_run: number; changed_run: number | null } | undefined): void {
@@ -490,13 +502,11 @@ export class SqliteStateStore implements StateStore {
       this.#setMeta('format', format);
       this.#setMeta('scheme', scheme);
       this.#setMeta('pending_token', this.#token);
-      // The slot index waits for the first run that reads a file's URLs back (`entries`, `layout`): a fresh state's commit builds only the URL one.
-      if (this.#bulk) db.exec(URL_INDEX);
+      // A fresh state commits without its indexes: each is built by the first run that needs it (the URL one at a URL not found in id order, the slot one when a file is read back), once.
       // The run's clock moved on by the time it took: the beat is when this commit happens.
       db.prepare('UPDATE lock SET beat = ?').run(this.#now + Math.floor((performance.now() - this.#begunAt) / 1000));
       db.exec('COMMIT');
       this.#inRun = false;
-      this.#bulk = false;
       this.#journal('WAL');
       this.#relock();
     });
@@ -519,7 +529,6 @@ export class SqliteStateStore implements StateStore {
     const db = this.#db;
     if (this.#inRun) {
       this.#inRun = false;
-      this.#bulk = false;
       if (db.isTransaction) db.exec('ROLLBACK');
       this.#guard(() => this.#journal('WAL'));
     }

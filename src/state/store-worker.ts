@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isSitemapError, SitemapError } from '../errors.ts';
 import { openSqliteState, type SqliteStateStore } from './sqlite.ts';
-import { unpackRows, type StoreReply, type StoreRequest, type WireError } from './wire.ts';
+import { eachRow, type StoreReply, type StoreRequest, type WireError } from './wire.ts';
 
 if (parentPort === null) throw new Error('store-worker.ts runs as a worker thread of ThreadedStateStore');
 const port = parentPort;
@@ -43,7 +43,7 @@ async function answer(request: Exclude<StoreRequest, { op: 'answer' }>): Promise
       });
     case 'write':
       try {
-        return await target.write(unpackRows(request.rows));
+        return await target.write(eachRow(request.rows));
       } catch (error) {
         failed = wireError(error);
         throw error;

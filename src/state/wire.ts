@@ -107,28 +107,35 @@ export class RowPacker {
 
 const orUndefined = (value: number): number | undefined => (Number.isNaN(value) ? undefined : value);
 
-export function unpackRows({ rows, numbers, text }: Packed): UrlWrite[] {
-  const out: UrlWrite[] = [];
+/** The rows of a packed message, one object filled again for each: the store copies what it needs out at each step (`SqliteStateStore.write`). */
+export function* eachRow({ rows, numbers, text }: Packed): Generator<UrlWrite> {
   let from = 0;
   const take = (length: number): string | undefined => {
     if (length < 0) return undefined;
     from += length;
     return text.slice(from - length, from);
   };
+  const row: UrlWrite = { id: 0, url: '', fingerprint: undefined, bare: 0, xml: '', bytes: 0, nsBits: 0, hasNews: false, lastmod: undefined, lastmodEpoch: undefined, slot: 0, changedAt: undefined, addedAt: undefined, replaces: undefined, update: false, changed: false, path: undefined };
   for (let i = 0; i < rows; i++) {
     const n = i * NUMBERS;
     const flags = numbers[n + 10] as number;
-    const url = take(numbers[n + VALUES] as number) as string;
-    const xml = take(numbers[n + VALUES + 1] as number) as string;
-    const fingerprint = take(numbers[n + VALUES + 2] as number);
-    const lastmod = take(numbers[n + VALUES + 3] as number);
-    const path = take(numbers[n + VALUES + 4] as number);
-    out.push({
-      id: numbers[n] as number, url, fingerprint, bare: numbers[n + 1] as number, xml, bytes: numbers[n + 2] as number, nsBits: numbers[n + 3] as number,
-      hasNews: numbers[n + 4] === 1, lastmod, lastmodEpoch: orUndefined(numbers[n + 5] as number), slot: numbers[n + 6] as number,
-      changedAt: orUndefined(numbers[n + 7] as number), addedAt: orUndefined(numbers[n + 8] as number), replaces: orUndefined(numbers[n + 9] as number),
-      update: (flags & UPDATE) !== 0, changed: (flags & CHANGED) !== 0, path,
-    });
+    row.id = numbers[n] as number;
+    row.bare = numbers[n + 1] as number;
+    row.bytes = numbers[n + 2] as number;
+    row.nsBits = numbers[n + 3] as number;
+    row.hasNews = numbers[n + 4] === 1;
+    row.lastmodEpoch = orUndefined(numbers[n + 5] as number);
+    row.slot = numbers[n + 6] as number;
+    row.changedAt = orUndefined(numbers[n + 7] as number);
+    row.addedAt = orUndefined(numbers[n + 8] as number);
+    row.replaces = orUndefined(numbers[n + 9] as number);
+    row.update = (flags & UPDATE) !== 0;
+    row.changed = (flags & CHANGED) !== 0;
+    row.url = take(numbers[n + VALUES] as number) as string;
+    row.xml = take(numbers[n + VALUES + 1] as number) as string;
+    row.fingerprint = take(numbers[n + VALUES + 2] as number);
+    row.lastmod = take(numbers[n + VALUES + 3] as number);
+    row.path = take(numbers[n + VALUES + 4] as number);
+    yield row;
   }
-  return out;
 }
