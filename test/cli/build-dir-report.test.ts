@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.ts';
+import { locs, siteCopyOf } from '../helpers/site-copy.ts';
 import { tempDirs } from '../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('cli-dir-report');
@@ -11,13 +12,8 @@ const tempDir = tempDirs('cli-dir-report');
 const SITE = fileURLToPath(new URL('../fixtures/site-duplicates/', import.meta.url));
 const BASE = ['--base-url', 'https://example.com/'];
 
-async function siteCopy(): Promise<string> {
-  const cwd = await tempDir();
-  await cp(SITE, join(cwd, 'site'), { recursive: true });
-  return cwd;
-}
+const siteCopy = (): Promise<string> => siteCopyOf(SITE, tempDir);
 
-const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
 const lines = async (file: string): Promise<unknown[]> => (await readFile(file, 'utf8')).trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
 
 const SETUP_DUPLICATE = { path: 'docs/setup.html', url: 'https://example.com/docs/setup/', verdict: 'duplicate', reason: 'same URL as docs/setup/index.html, which comes first', duplicateOf: 'docs/setup/index.html' };

@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../helpers/cli.ts';
+import { locs, siteCopyOf } from '../helpers/site-copy.ts';
 import { tempDirs } from '../helpers/temp-dir.ts';
 
 const tempDir = tempDirs('cli-dir');
 const SITE = fileURLToPath(new URL('../fixtures/site/', import.meta.url));
 const BASE = ['--base-url', 'https://example.com/'];
 
-/** The fixture site copied into a fresh folder, so each test's output and report stay its own. */
-async function siteCopy(): Promise<string> {
-  const cwd = await tempDir();
-  await cp(SITE, join(cwd, 'site'), { recursive: true });
-  return cwd;
-}
+const siteCopy = (): Promise<string> => siteCopyOf(SITE, tempDir);
 
-const locs = (xml: string): string[] => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1] ?? '');
 
 const REPORT = [
   { path: '404/index.html', verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' },
