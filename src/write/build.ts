@@ -24,15 +24,8 @@ export async function buildSitemaps(
   const { gzipIndex, strict, stylesheet, maxUrlsPerFile, maxBytesPerFile, filename, maxDiagnostics, now, gzip, base } = buildSettings(options);
 
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {} };
-  const tally = new FindingTally(summary.counts);
-  let failed = false;
-  const report = (diagnostic: Diagnostic): void => {
-    if (options.source !== undefined) diagnostic.file = options.source;
-    tally.add(diagnostic);
-    if (summary.diagnostics.length < maxDiagnostics) summary.diagnostics.push(diagnostic);
-    if (diagnostic.level === 'error' && strict) failed = true;
-    options.onDiagnostic?.(diagnostic);
-  };
+  const findings = new BuildFindings(summary, options, maxDiagnostics, strict);
+  const report = findings.report;
 
   const files = new FileSet(sink, {
     base,
@@ -57,7 +50,7 @@ export async function buildSitemaps(
   };
   /** Writes a new URL's entry; returns a promise only when a file closes or the sink asks to wait, so the usual entry stays synchronous. */
   const write = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
-    if (failed) return undefined; // a strict run that already failed only collects findings
+    if (findings.failed) return undefined; // a strict run that already failed only collects findings
     const slot = planner.place(serializeEntry(record, lastmodEpoch, serialized), files);
     return typeof slot === 'number' ? placed(slot, line, source) : slot.then((s) => placed(s, line, source));
   };
@@ -67,10 +60,7 @@ export async function buildSitemaps(
     summary.urls = files.urls;
     progress();
 
-    if (failed) {
-      const errors = tally.errors;
-      throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary });
-    }
+    findings.throwIfFailed();
     if (summary.urls === 0) {
       throw new SitemapError('SM_NOTHING_TO_WRITE', `no valid URL to write (${summary.records} record${summary.records === 1 ? '' : 's'} read); nothing was published`, { summary });
     }
@@ -85,6 +75,35 @@ export async function buildSitemaps(
 }
 
 /** A build's options with their defaults, checked: a bad one fails (SM_BAD_OPTION, SM_BAD_BASE_URL) before anything is written. */
+/** A build's findings: tallied, the first `maxDiagnostics` kept on the summary, each handed to `onDiagnostic`; with `strict`, an error fails the run. */
+export class BuildFindings {
+  /** A strict run met an error: it only collects findings from here on, and publishes nothing. */
+  failed = false;
+  readonly #tally: FindingTally;
+  readonly #summary: BuildSummary;
+
+  constructor(summary: BuildSummary, options: BuildOptions, maxDiagnostics: number, strict: boolean) {
+    this.#summary = summary;
+    this.#tally = new FindingTally(summary.counts);
+    this.report = (diagnostic: Diagnostic): void => {
+      if (options.source !== undefined) diagnostic.file = options.source;
+      this.#tally.add(diagnostic);
+      if (summary.diagnostics.length < maxDiagnostics) summary.diagnostics.push(diagnostic);
+      if (diagnostic.level === 'error' && strict) this.failed = true;
+      options.onDiagnostic?.(diagnostic);
+    };
+  }
+
+  /** Reports a finding (a function, so it can be handed on as it is). */
+  readonly report: (diagnostic: Diagnostic) => void;
+
+  throwIfFailed(): void {
+    if (!this.failed) return;
+    const errors = this.#tally.errors;
+    throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary: this.#summary });
+  }
+}
+
 export function buildSettings(options: BuildOptions) {
   const {
     gzipIndex = false,

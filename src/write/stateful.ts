@@ -9,7 +9,6 @@
  */
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
-import { FindingTally } from '../model/findings.ts';
 import type { BuildOptions, BuildSummary, SitemapSink, SourceItem, SourceRecord, StateRunSummary } from '../model/pipeline.ts';
 import type { SitemapRecord } from '../model/record.ts';
 import { fingerprint } from '../normalize/fingerprint.ts';
@@ -19,7 +18,7 @@ import { MAX_NEWS_PER_SITEMAP } from '../rules/limits.ts';
 import { scopeOf } from '../rules/url.ts';
 import type { FileState, RunOwner, Seconds, StateStore, StoredUrl, UrlWrite } from '../state/store.ts';
 import { formatSeconds, toSeconds } from '../state/time.ts';
-import { buildSettings } from './build.ts';
+import { BuildFindings, buildSettings } from './build.ts';
 import { escapeUri, utf8Length } from './escape.ts';
 import { FileSet } from './file-set.ts';
 import { NO_FILE, type SerializedEntry } from './plan.ts';
@@ -86,15 +85,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   if (start.recovered !== undefined) counts.recovered = start.recovered.outcome;
   if (start.tookOver !== undefined) counts.tookOver = `process ${start.tookOver.pid} on ${start.tookOver.host}, started ${formatSeconds(start.tookOver.started)}`;
   const summary: BuildSummary = { files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {}, state: counts };
-  const tally = new FindingTally(summary.counts);
-  let failed = false;
-  const report = (diagnostic: Diagnostic): void => {
-    if (options.source !== undefined) diagnostic.file = options.source;
-    tally.add(diagnostic);
-    if (summary.diagnostics.length < maxDiagnostics) summary.diagnostics.push(diagnostic);
-    if (diagnostic.level === 'error' && strict) failed = true;
-    options.onDiagnostic?.(diagnostic);
-  };
+  const findings = new BuildFindings(summary, options, maxDiagnostics, strict);
+  const report = findings.report;
 
   // What the files' bytes depend on besides their entries: when it changes, no file can be kept.
   const format = JSON.stringify({ base: base.href, stem: filename, gzip, gzipIndex, stylesheet: stylesheet ?? null });
@@ -347,19 +339,16 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   // A state with URLs finds every repeat itself (a URL seen or written this run), so the stage's filter would be work done twice.
   const normalize = new NormalizeStage({ base, scope: scopeOf(base), scopeLevel: strict ? 'error' : 'warn', now: clock }, summary, report, progress, options.onDropped, maxId === 0);
   const take = ({ record, lastmodEpoch }: NormalizedEntry, line: number, source: SourceRecord): Promise<void> | undefined => {
-    if (failed) return undefined;
+    if (findings.failed) return undefined;
     pending.push({ record, lastmodEpoch, line, source });
     return pending.length >= BATCH ? processBatch() : undefined;
   };
 
   try {
     await normalize.drain(items, take);
-    if (!failed) await processBatch();
+    if (!findings.failed) await processBatch();
     progress();
-    if (failed) {
-      const errors = tally.errors;
-      throw new SitemapError('SM_STRICT_FAILED', `--strict: ${errors} error${errors === 1 ? '' : 's'} in the input; nothing was published`, { summary });
-    }
+    findings.throwIfFailed();
 
     // URLs of the state this run did not see are gone; their files change.
     if (seenCount < start.alive) {
