@@ -31,16 +31,9 @@ export interface StoredUrl {
   hasNews: boolean;
 }
 
-/** A URL written by a run: a new row (`id` above every earlier one) or an existing row replaced. Every field is always present (one object shape for a million rows). */
-export interface UrlWrite {
-  id: number;
-  /** The row it replaces under another id (a URL moved to another file, or back after it went). */
-  replaces: number | undefined;
-  /** The row it updates in place (same id). */
-  update: boolean;
+/** One `<url>` entry of a file, in file order: what the writer needs of it again, and what a run writes of it. */
+export interface StoredEntry {
   url: string;
-  fingerprint: string | undefined;
-  bare: number;
   /** The `<url>` element as written (lastmod included) after its `</loc>`: the rest is `<url><loc>` and the URL escaped. */
   xml: string;
   bytes: number;
@@ -48,6 +41,17 @@ export interface UrlWrite {
   hasNews: boolean;
   lastmod: string | undefined;
   lastmodEpoch: number | undefined;
+}
+
+/** A URL written by a run: a new row (`id` above every earlier one) or an existing row replaced. Every field is always present (one object shape for a million rows). */
+export interface UrlWrite extends StoredEntry {
+  id: number;
+  /** The row it replaces under another id (a URL moved to another file, or back after it went). */
+  replaces: number | undefined;
+  /** The row it updates in place (same id). */
+  update: boolean;
+  fingerprint: string | undefined;
+  bare: number;
   slot: number;
   changedAt: Seconds | undefined;
   /** Set when the run added the URL (new, or back after it went): the time it did. */
@@ -56,18 +60,6 @@ export interface UrlWrite {
   changed: boolean;
   /** The file the record came from, as the source named it. */
   path: string | undefined;
-}
-
-/** One stored `<url>` entry of a file, in file order, as the writer needs it again. */
-export interface StoredEntry {
-  url: string;
-  /** The element after its `</loc>`, as in `UrlWrite`. */
-  xml: string;
-  bytes: number;
-  nsBits: number;
-  hasNews: boolean;
-  lastmod: string | undefined;
-  lastmodEpoch: number | undefined;
 }
 
 /** A file of the published set, by slot. */
