@@ -291,7 +291,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
           slot.body += serialized.bytes - old.bytes;
           slot.nsBits |= serialized.nsBits;
           slot.news += (serialized.hasNews ? 1 : 0) - (old.hasNews ? 1 : 0);
-          dirty.add(old.slot as number);
+          // A new print of the same entry (a new fingerprint scheme) is kept in the state alone: the file's bytes would not change.
+          if (old.bare !== bareHash || old.lastmod !== lastmod) dirty.add(old.slot as number);
           markSeen(old.id);
           row.id = old.id;
           row.slot = old.slot as number;
