@@ -1,9 +1,9 @@
 /**
  * Per-page costs of `build --dir`, in CPU µs a page, over the bench site's pages (bench/site-fixture.ts):
- * the whole judge (read, head parse, fingerprint), and the fingerprint's content and hash apart.
+ * the whole judge (read, the fingerprint's pass with the head's facts, hash), and the fingerprint's content and hash apart.
  * `node bench/site-page.ts [pages] [rounds]`; under cachegrind, `SITE_PAGE_ONLY=judge|content` runs one loop
  * (`none`: no loop, the start-up to subtract).
- * Not part of `npm run bench`: a tool for finding where a page's time goes (bench/notes/site.md).
+ * Not part of `npm run bench`: a tool for finding where a page's time goes (bench/NOTES.md).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -27,7 +27,7 @@ function cpuMicros(run: () => void): number {
   return (used.user + used.system) / PAGES;
 }
 
-const judge = makeJudge({ root, baseUrl: BASE, cleanUrls: true });
+const judge = await makeJudge({ root, baseUrl: BASE, cleanUrls: true });
 let sink = 0;
 const loops: Record<string, () => void> = {
   judge: () => {

@@ -3,13 +3,33 @@
  * changes without changing it (the rules are listed in README.md, "What the fingerprint ignores").
  * One pass over the page's tags with `indexOf` and char codes, rather than parser events (a page's
  * every tag through the parser cost several times the rest of `build --dir`) or a regular expression
- * a rule (each a pass over the whole page): figures in bench/notes/site.md; pure.
+ * a rule (each a pass over the whole page): figures in bench/NOTES.md. The same pass shows its tags
+ * to a `TagWatcher` (head.ts reads the head's facts so), so a page is read once; pure.
  */
 import { Hash128 } from './hash.ts';
 import { type Compound, matchesAny } from './selector.ts';
 
 /** Which rules made a fingerprint: a store of fingerprints made under another version compares them as unknown, not as changed. */
-export const FINGERPRINT_VERSION = 2;
+export const FINGERPRINT_VERSION = 3;
+
+/**
+ * What a scan shows of the page's markup as it goes, for facts read in the same pass. Tags inside
+ * comments and raw text (script, style, title, textarea, xmp, iframe, noembed, noframes) are not
+ * tags; `ignoreSelectors` hide nothing from a watcher.
+ */
+export interface TagWatcher {
+  /** Every start tag, end tag and piece of text is wanted; when false, only `<meta>`, `<base>` and `<template>` tags are. */
+  readonly all: boolean;
+  /**
+   * A start tag: its name in lower case, its attributes (names in lower case, the first of each,
+   * values as written: character references not decoded); `text`: a `<title>`'s content as written.
+   */
+  startTag(name: string, attributes: Readonly<Record<string, string>>, text: string | undefined): void;
+  /** An end tag's name, in lower case. */
+  endTag(name: string): void;
+  /** Text between tags, `html[from, to)` as written (may be whitespace alone). */
+  text(html: string, from: number, to: number): void;
+}
 
 export interface FingerprintRules {
   /** Elements left out with everything inside them (`--ignore-selector`). */
@@ -121,19 +141,46 @@ function spaced(html: string, from: number, to: number): boolean {
   return true;
 }
 
-/** Elements the fingerprint judges by their attributes, or drops with their content. */
-type Special = 'script' | 'style' | 'link' | 'meta' | 'input' | undefined;
+/** Elements whose content is text up to their end tag, as HTML tokenizes them (`plaintext`: to the page's end). */
+type RawText = 'script' | 'style' | 'title' | 'textarea' | 'xmp' | 'iframe' | 'noembed' | 'noframes' | 'plaintext';
+/** Elements the fingerprint judges by their attributes or drops with their content, raw-text ones, and those a watcher always sees. */
+type Special = RawText | 'link' | 'meta' | 'input' | 'base' | 'template' | undefined;
 
 function special(html: string, from: number, to: number): Special {
   switch (to - from) {
+    case 3:
+      return isName(html, from, to, 'xmp') ? 'xmp' : undefined;
     case 4:
-      return isName(html, from, to, 'link') ? 'link' : isName(html, from, to, 'meta') ? 'meta' : undefined;
+      return isName(html, from, to, 'link') ? 'link' : isName(html, from, to, 'meta') ? 'meta' : isName(html, from, to, 'base') ? 'base' : undefined;
     case 5:
-      return isName(html, from, to, 'style') ? 'style' : isName(html, from, to, 'input') ? 'input' : undefined;
+      return isName(html, from, to, 'style') ? 'style' : isName(html, from, to, 'input') ? 'input' : isName(html, from, to, 'title') ? 'title' : undefined;
     case 6:
-      return isName(html, from, to, 'script') ? 'script' : undefined;
+      return isName(html, from, to, 'script') ? 'script' : isName(html, from, to, 'iframe') ? 'iframe' : undefined;
+    case 7:
+      return isName(html, from, to, 'noembed') ? 'noembed' : undefined;
+    case 8:
+      return isName(html, from, to, 'textarea') ? 'textarea' : isName(html, from, to, 'noframes') ? 'noframes' : isName(html, from, to, 'template') ? 'template' : undefined;
+    case 9:
+      return isName(html, from, to, 'plaintext') ? 'plaintext' : undefined;
     default:
       return undefined;
+  }
+}
+
+function isRawText(kind: Special): kind is RawText {
+  switch (kind) {
+    case 'script':
+    case 'style':
+    case 'title':
+    case 'textarea':
+    case 'xmp':
+    case 'iframe':
+    case 'noembed':
+    case 'noframes':
+    case 'plaintext':
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -155,8 +202,10 @@ function droppedElement(tag: Special, a: Readonly<Record<string, string>>): bool
       const name = a['name'] ?? a['property'] ?? a['http-equiv'];
       return name !== undefined && IGNORED_META.test(name.trim());
     }
-    default:
+    case 'input':
       return (a['type'] ?? '').toLowerCase() === 'hidden' && CSRF_FIELD.test(a['name'] ?? '');
+    default:
+      return false;
   }
 }
 
@@ -192,11 +241,15 @@ class ContentScan {
   #rawTextStart = 0;
   /** Where a search found nothing: a later search from past there finds nothing either, so a page of unclosed quotes stays linear. */
   readonly #none = new Map<string, number>();
+  readonly #watcher: TagWatcher | undefined;
+  /** Where the next `--!>` stands, as last found (-1: none from there on; set to 0 before the first search). */
+  #bang = 0;
 
-  constructor(html: string, rules: FingerprintRules) {
+  constructor(html: string, rules: FingerprintRules, watcher?: TagWatcher) {
     this.#html = html;
     this.#selectors = rules.ignoreSelectors ?? [];
     this.#patterns = rules.ignorePatterns ?? [];
+    this.#watcher = watcher;
   }
 
   scan(): void {
@@ -209,14 +262,15 @@ class ContentScan {
       let end = -1;
       if (c === BANG && html.startsWith('!--', lt + 1)) {
         // A comment goes, and the text either side of it joins; one never closed runs to the end.
+        this.#watchText(textFrom, lt);
         this.#text(textFrom, lt);
-        const close = this.#find('-->', lt + 4);
-        at = textFrom = close === -1 ? n : close + 3;
+        at = textFrom = this.#commentEnd(lt + 4);
         continue;
       }
       if (c === BANG || c === SLASH) {
         const gt = this.#find('>', lt + 2);
         if (gt !== -1) {
+          this.#watchText(textFrom, lt);
           this.#text(textFrom, lt);
           if (c === SLASH) this.#endTag(lt, gt + 1);
           else if (spaced(html, lt, gt + 1)) this.#tagAt(lt, gt + 1);
@@ -230,9 +284,28 @@ class ContentScan {
       if (end === -1) at = lt + 1;
       else at = textFrom = end;
     }
+    this.#watchText(textFrom, n);
     this.#text(textFrom, n);
     this.#flush();
     this.#written();
+  }
+
+  /** Where a comment whose text starts at `from` ends, as HTML tokenizes it: `<!-->` and `<!--->` are whole, `--!>` closes one too. */
+  #commentEnd(from: number): number {
+    const html = this.#html;
+    if (html.charCodeAt(from) === GT) return from + 1;
+    if (html.startsWith('->', from)) return from + 2;
+    const dashes = this.#find('-->', from);
+    // The `--!>` found last stands until the scan passes it, so a page of many comments is searched once for it.
+    if (this.#bang !== -1 && this.#bang < from) this.#bang = this.#find('--!>', from);
+    const bang = this.#bang;
+    if (bang !== -1 && (dashes === -1 || bang < dashes)) return bang + 4;
+    return dashes === -1 ? html.length : dashes + 3;
+  }
+
+  /** Page text for the watcher, while it wants all. */
+  #watchText(from: number, to: number): void {
+    if (to > from && this.#watcher?.all === true) this.#watcher.text(this.#html, from, to);
   }
 
   /** `html.indexOf(what, from)`, remembering where nothing was found. */
@@ -325,6 +398,12 @@ class ContentScan {
 
   #endTag(from: number, to: number): void {
     const html = this.#html;
+    const watcher = this.#watcher;
+    if (watcher !== undefined) {
+      let nameEnd = from + 2;
+      while (nameEnd < to - 1 && !isSpace(html.charCodeAt(nameEnd)) && html.charCodeAt(nameEnd) !== SLASH) nameEnd++;
+      if (watcher.all || isName(html, from + 2, nameEnd, 'template')) watcher.endTag(html.slice(from + 2, nameEnd).toLowerCase());
+    }
     if (this.#skipping !== undefined) {
       let nameEnd = from + 2;
       while (nameEnd < to - 1 && !isSpace(html.charCodeAt(nameEnd)) && html.charCodeAt(nameEnd) !== SLASH) nameEnd++;
@@ -349,7 +428,9 @@ class ContentScan {
     const nameEnd = p;
     const kind = special(html, lt + 1, nameEnd);
     const selecting = this.#selectors.length > 0 && this.#skipping === undefined;
-    const attributes: Record<string, string> | undefined = kind !== undefined || selecting ? {} : undefined;
+    const watcher = this.#watcher;
+    const watched = watcher !== undefined && (watcher.all || kind === 'meta' || kind === 'base' || kind === 'template');
+    const attributes: Record<string, string> | undefined = kind !== undefined || selecting || watched ? {} : undefined;
     // The tag as written, but for edits: `copied` is how far `tag` has it.
     let tag = '';
     let copied = lt;
@@ -434,12 +515,19 @@ class ContentScan {
       }
     }
     const end = p + 1;
+    // Raw text: what follows is text up to the element's end tag (at `#rawTextStart`; the scan goes on at `close`, past it).
+    let close = end;
+    if (kind === 'plaintext') close = this.#rawTextStart = n;
+    else if (isRawText(kind)) close = this.#rawTextEnd(kind, end);
+    if (watcher !== undefined) {
+      this.#watchText(textFrom, lt);
+      if (watched) watcher.startTag(html.slice(lt + 1, nameEnd).toLowerCase(), attributes ?? {}, kind === 'title' ? html.slice(end, this.#rawTextStart) : undefined);
+    }
     if (this.#skipping !== undefined) {
       if (isName(html, lt + 1, nameEnd, this.#skipping)) this.#depth++;
-      return kind === 'script' || kind === 'style' ? this.#rawTextEnd(kind, end) : end;
+      return close;
     }
     if (kind === 'script' || kind === 'style') {
-      const close = this.#rawTextEnd(kind, end);
       if (kind === 'script' && /^\s*application\/ld\+json\s*$/i.test(attributes?.['type'] ?? '')) {
         // JSON-LD is content: kept as a tag of its own, without `dateModified`.
         this.#text(textFrom, lt);
@@ -457,28 +545,39 @@ class ContentScan {
     if (selecting && attributes !== undefined) {
       const name = html.slice(lt + 1, nameEnd).toLowerCase();
       if (matchesAny(this.#selectors, name, attributes)) {
-        if (!VOID.has(name) && !selfClosing) {
+        // A raw-text element is skipped whole already (`close` is past its end tag).
+        if (!VOID.has(name) && !selfClosing && close === end) {
           this.#skipping = name;
           this.#depth = 1;
         }
-        return end;
+        return close;
       }
     }
     if (copied === lt) this.#tagAt(lt, end);
     else this.#tag(tag + html.slice(copied, end));
+    if (close !== end) {
+      // A title's, textarea's… content is the page's text; the scan goes on at its end tag, read as any.
+      this.#text(end, this.#rawTextStart);
+      return this.#rawTextStart;
+    }
     return end;
   }
 
-  /** Where the raw text of a script or style starting at `from` ends (`#rawTextStart`: where its end tag starts), the end of the page if never closed. */
-  #rawTextEnd(kind: 'script' | 'style', from: number): number {
+  /**
+   * Where the raw text of an element starting at `from` ends, past its end tag (`#rawTextStart`: where
+   * the end tag starts); the end of the page if never closed. As HTML tokenizes it, the end tag is
+   * `</name` followed by whitespace, `/` or `>`, and runs to the next `>`.
+   */
+  #rawTextEnd(kind: RawText, from: number): number {
     const html = this.#html;
     for (let close = this.#find('</', from); close !== -1; close = this.#find('</', close + 2)) {
-      if (!isName(html, close + 2, close + 2 + kind.length, kind)) continue;
-      let gt = close + 2 + kind.length;
-      while (gt < html.length && isSpace(html.charCodeAt(gt))) gt++;
-      if (html.charCodeAt(gt) !== GT) continue;
+      const after = close + 2 + kind.length;
+      if (!isName(html, close + 2, after, kind)) continue;
+      const c = html.charCodeAt(after);
+      if (!isSpace(c) && c !== SLASH && c !== GT) continue;
       this.#rawTextStart = close;
-      return gt + 1;
+      const gt = this.#find('>', after);
+      return gt === -1 ? html.length : gt + 1;
     }
     this.#rawTextStart = html.length;
     return html.length;
@@ -492,8 +591,8 @@ class ContentScan {
  * names taken out, whitespace at tags dropped and runs of it made one space, then `ignorePatterns`
  * taken out of the text between tags. Entities stay as written.
  */
-export function contentOf(html: string, rules: FingerprintRules = {}): string {
-  const scan = new ContentScan(html, rules);
+export function contentOf(html: string, rules: FingerprintRules = {}, watcher?: TagWatcher): string {
+  const scan = new ContentScan(html, rules, watcher);
   scan.scan();
   return scan.out;
 }

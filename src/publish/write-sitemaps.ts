@@ -58,7 +58,7 @@ export async function writeSourceItems(
   const gzipIndex = options.gzipIndex ?? false;
   const filename = options.filename ?? 'sitemap';
   const sinkOptions = { gzip: options.gzip === true || gzipIndex, gzipIndex, filename, ...(options.gzipLevel === undefined ? {} : { gzipLevel: options.gzipLevel }) };
-  // The state store, its writer and git are loaded when asked for: a build without them starts sooner (bench/notes/site.md).
+  // The state store, its writer and git are loaded when asked for: a build without them starts sooner (bench/NOTES.md).
   const commitTimes = options.lastmodFrom === 'git' ? await (await import('../state/git.ts')).gitCommitTimes(resolve(options.sourceRoot ?? '.')) : undefined;
   if (options.state === undefined) {
     if (options.compact === true) throw new SitemapError('SM_BAD_OPTION', 'compact (--compact) packs the files a state remembers; give a state (--state) too');

@@ -38,7 +38,7 @@ export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerato
       if (verdict.record !== undefined) verdict.record.line = ++listed;
       return verdict;
     };
-    const judge = makeJudge(options);
+    const judge = await makeJudge(options);
     if (workers === 0) {
       for (const path of walk(options.root, '')) yield number(judge(path));
       return;
@@ -83,7 +83,7 @@ export async function* readSiteFolder(options: SiteFolderOptions): AsyncGenerato
 function* walk(root: string, rel: string): Generator<string> {
   const entries: Array<{ name: string; dir: boolean; link: boolean }> = [];
   try {
-    // Synchronous: a folder listed through the thread pool kept this thread waiting ~50 µs a folder, idle, and a static site has a folder a page (bench/notes/site.md).
+    // Synchronous: a folder listed through the thread pool kept this thread waiting ~50 µs a folder, idle, and a static site has a folder a page (bench/NOTES.md).
     for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
       if (d.name.startsWith('.')) continue;
       if (d.isDirectory() || d.isFile() || d.isSymbolicLink()) entries.push({ name: d.name, dir: d.isDirectory(), link: d.isSymbolicLink() });

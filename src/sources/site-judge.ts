@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Picomatch from 'picomatch';
 import { SitemapError } from '../errors.ts';
-import { readPage as readPageFacts } from '../html/page.ts';
+import { readHead, type PageFacts, type ReadHeadOptions } from '../html/head.ts';
 import { parseSelectors, type Compound } from '../html/selector.ts';
 import type { AlternateRecord, SitemapRecordInput } from '../model/record.ts';
 import type { SourceRecord } from '../model/pipeline.ts';
@@ -86,11 +86,15 @@ function compile(options: SiteFolderOptions) {
   return { include: globs('--include', options.include), exclude: globs('--exclude', options.exclude), patterns, selectors, types };
 }
 
-/** The verdict of one file, by its `/`-separated path relative to the folder; throws `SM_INPUT_UNREADABLE` when it cannot be read. */
-export function makeJudge(options: SiteFolderOptions): (path: string) => FileVerdict {
+/**
+ * The verdict of one file, by its `/`-separated path relative to the folder; throws `SM_INPUT_UNREADABLE` when it cannot be read.
+ * Asynchronous only to load the image reader (htmlparser2) when images are asked for.
+ */
+export async function makeJudge(options: SiteFolderOptions): Promise<(path: string) => FileVerdict> {
   const rules = compile(options);
   const policy = { siteUrl: options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`, cleanUrls: options.cleanUrls ?? false, trailingSlash: options.trailingSlash ?? 'preserve' };
-  const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, images: options.images === true, hash: sha1Text };
+  const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, hash: sha1Text };
+  const readPageFacts: (html: string, url: string, options: ReadHeadOptions) => PageFacts = options.images === true ? (await import('../html/page.ts')).readPage : readHead;
   const decoder = new TextDecoder();
   return (path: string): FileVerdict => {
     if (isErrorPage(path)) return { path, verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' };
@@ -118,7 +122,6 @@ export function makeJudge(options: SiteFolderOptions): (path: string) => FileVer
     if (loc !== url) verdict.reason = `its canonical, another spelling of ${url}`;
     return verdict;
   };
-
 }
 
 /** The options' faults, one sentence each, before any file is read or any worker started. */

@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { isSitemapError } from '../errors.ts';
 import { makeJudge, type SiteFolderOptions } from './site-judge.ts';
 
-const judge = makeJudge(workerData as SiteFolderOptions);
+const judge = await makeJudge(workerData as SiteFolderOptions);
 
 parentPort?.on('message', ({ seq, paths }: { seq: number; paths: string[] }) => {
   try {

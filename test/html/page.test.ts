@@ -68,7 +68,7 @@ test('largestInSrcset: w beats x, commas inside URLs, no descriptor is 1x', () =
   assert.equal(largestInSrcset(' '), undefined);
 });
 
-test('without images the parser stops where the body starts, and the facts are the same; a robots meta misplaced in the body is still read', () => {
+test('without images the facts are the same but for the images; a robots meta misplaced in the body is still read', () => {
   for (const path of ['index.html', 'docs/intro/index.html', 'blog/old-post/index.html', 'redirect/old.html', 'private/index.html']) {
     const html = site(path);
     assert.deepEqual(readPage(html, 'https://example.com/p/', { images: false }), { ...readPage(html, 'https://example.com/p/'), images: [] }, path);

@@ -63,7 +63,7 @@ test('the worker: says it is ready, answers a batch with the verdicts this threa
     messages.push(await next());
     worker.postMessage({ seq: 8, paths: ['p0001.html', 'missing.html'] });
     messages.push(await next());
-    const judge = makeJudge(options);
+    const judge = await makeJudge(options);
     assert.deepEqual(messages, [
       'ready',
       { seq: 7, verdicts: paths.map(judge) },
