@@ -114,6 +114,14 @@ const DOUBLE_QUOTE = 0x22;
 const SINGLE_QUOTE = 0x27;
 const SPACE = 0x20;
 
+/** The strings `ContentScan.#find` looks for, each with its slot for where it is known to be absent. */
+const GT_SOUGHT = 0;
+const DOUBLE_QUOTE_SOUGHT = 1;
+const SINGLE_QUOTE_SOUGHT = 2;
+const COMMENT_END_SOUGHT = 3;
+const BANG_END_SOUGHT = 4;
+const END_TAG_SOUGHT = 5;
+
 /** HTML's whitespace: space, tab, LF, FF, CR. */
 function isSpace(c: number): boolean {
   return c === SPACE || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
@@ -239,8 +247,8 @@ class ContentScan {
   #depth = 0;
   /** Where the last script or style's end tag starts (set by `#rawTextEnd`). */
   #rawTextStart = 0;
-  /** Where a search found nothing: a later search from past there finds nothing either, so a page of unclosed quotes stays linear. */
-  readonly #none = new Map<string, number>();
+  /** Per searched string (its `Sought` index), where a search found nothing: a later search from past there finds nothing either, so a page of unclosed quotes stays linear. */
+  readonly #none = [Infinity, Infinity, Infinity, Infinity, Infinity, Infinity];
   readonly #watcher: TagWatcher | undefined;
   /** Where the next `--!>` stands, as last found (-1: none from there on; set to 0 before the first search). */
   #bang = 0;
@@ -268,7 +276,7 @@ class ContentScan {
         continue;
       }
       if (c === BANG || c === SLASH) {
-        const gt = this.#find('>', lt + 2);
+        const gt = this.#find('>', GT_SOUGHT, lt + 2);
         if (gt !== -1) {
           this.#watchText(textFrom, lt);
           this.#text(textFrom, lt);
@@ -295,9 +303,9 @@ class ContentScan {
     const html = this.#html;
     if (html.charCodeAt(from) === GT) return from + 1;
     if (html.startsWith('->', from)) return from + 2;
-    const dashes = this.#find('-->', from);
+    const dashes = this.#find('-->', COMMENT_END_SOUGHT, from);
     // The `--!>` found last stands until the scan passes it, so a page of many comments is searched once for it.
-    if (this.#bang !== -1 && this.#bang < from) this.#bang = this.#find('--!>', from);
+    if (this.#bang !== -1 && this.#bang < from) this.#bang = this.#find('--!>', BANG_END_SOUGHT, from);
     const bang = this.#bang;
     if (bang !== -1 && (dashes === -1 || bang < dashes)) return bang + 4;
     return dashes === -1 ? html.length : dashes + 3;
@@ -308,12 +316,11 @@ class ContentScan {
     if (to > from && this.#watcher?.all === true) this.#watcher.text(this.#html, from, to);
   }
 
-  /** `html.indexOf(what, from)`, remembering where nothing was found. */
-  #find(what: string, from: number): number {
-    const none = this.#none.get(what);
-    if (none !== undefined && from >= none) return -1;
+  /** `html.indexOf(what, from)`, remembering where nothing was found (in `sought`'s slot). */
+  #find(what: string, sought: number, from: number): number {
+    if (from >= (this.#none[sought] as number)) return -1;
     const at = this.#html.indexOf(what, from);
-    if (at === -1) this.#none.set(what, from);
+    if (at === -1) this.#none[sought] = from;
     return at;
   }
 
@@ -399,7 +406,8 @@ class ContentScan {
   #endTag(from: number, to: number): void {
     const html = this.#html;
     const watcher = this.#watcher;
-    if (watcher !== undefined) {
+    // Past the head a watcher is told of `</template>` alone: other end tags are not looked at (a `t` first).
+    if (watcher !== undefined && (watcher.all || (html.charCodeAt(from + 2) | 0x20) === 0x74)) {
       let nameEnd = from + 2;
       while (nameEnd < to - 1 && !isSpace(html.charCodeAt(nameEnd)) && html.charCodeAt(nameEnd) !== SLASH) nameEnd++;
       if (watcher.all || isName(html, from + 2, nameEnd, 'template')) watcher.endTag(html.slice(from + 2, nameEnd).toLowerCase());
@@ -429,7 +437,8 @@ class ContentScan {
     const kind = special(html, lt + 1, nameEnd);
     const selecting = this.#selectors.length > 0 && this.#skipping === undefined;
     const watcher = this.#watcher;
-    const watched = watcher !== undefined && (watcher.all || kind === 'meta' || kind === 'base' || kind === 'template');
+    // `kind` is tested against undefined first: most tags have none, and a string compare each is no free test.
+    const watched = watcher !== undefined && (watcher.all || (kind !== undefined && (kind === 'meta' || kind === 'base' || kind === 'template')));
     const attributes: Record<string, string> | undefined = kind !== undefined || selecting || watched ? {} : undefined;
     // The tag as written, but for edits: `copied` is how far `tag` has it.
     let tag = '';
@@ -471,7 +480,7 @@ class ContentScan {
         const quote = html.charCodeAt(q);
         if (quote === DOUBLE_QUOTE || quote === SINGLE_QUOTE) {
           valueFrom = q + 1;
-          valueTo = this.#find(quote === DOUBLE_QUOTE ? '"' : "'", valueFrom);
+          valueTo = quote === DOUBLE_QUOTE ? this.#find('"', DOUBLE_QUOTE_SOUGHT, valueFrom) : this.#find("'", SINGLE_QUOTE_SOUGHT, valueFrom);
           if (valueTo === -1) return -1;
           p = valueTo + 1;
         } else {
@@ -517,8 +526,10 @@ class ContentScan {
     const end = p + 1;
     // Raw text: what follows is text up to the element's end tag (at `#rawTextStart`; the scan goes on at `close`, past it).
     let close = end;
-    if (kind === 'plaintext') close = this.#rawTextStart = n;
-    else if (isRawText(kind)) close = this.#rawTextEnd(kind, end);
+    if (kind !== undefined) {
+      if (kind === 'plaintext') close = this.#rawTextStart = n;
+      else if (isRawText(kind)) close = this.#rawTextEnd(kind, end);
+    }
     if (watcher !== undefined) {
       this.#watchText(textFrom, lt);
       if (watched) watcher.startTag(html.slice(lt + 1, nameEnd).toLowerCase(), attributes ?? {}, kind === 'title' ? html.slice(end, this.#rawTextStart) : undefined);
@@ -527,7 +538,7 @@ class ContentScan {
       if (isName(html, lt + 1, nameEnd, this.#skipping)) this.#depth++;
       return close;
     }
-    if (kind === 'script' || kind === 'style') {
+    if (kind !== undefined && (kind === 'script' || kind === 'style')) {
       if (kind === 'script' && /^\s*application\/ld\+json\s*$/i.test(attributes?.['type'] ?? '')) {
         // JSON-LD is content: kept as a tag of its own, without `dateModified`.
         this.#text(textFrom, lt);
@@ -570,13 +581,13 @@ class ContentScan {
    */
   #rawTextEnd(kind: RawText, from: number): number {
     const html = this.#html;
-    for (let close = this.#find('</', from); close !== -1; close = this.#find('</', close + 2)) {
+    for (let close = this.#find('</', END_TAG_SOUGHT, from); close !== -1; close = this.#find('</', END_TAG_SOUGHT, close + 2)) {
       const after = close + 2 + kind.length;
       if (!isName(html, close + 2, after, kind)) continue;
       const c = html.charCodeAt(after);
       if (!isSpace(c) && c !== SLASH && c !== GT) continue;
       this.#rawTextStart = close;
-      const gt = this.#find('>', after);
+      const gt = this.#find('>', GT_SOUGHT, after);
       return gt === -1 ? html.length : gt + 1;
     }
     this.#rawTextStart = html.length;

@@ -95,7 +95,6 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
   const policy = { siteUrl: options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`, cleanUrls: options.cleanUrls ?? false, trailingSlash: options.trailingSlash ?? 'preserve' };
   const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, hash: sha1Text };
   const readPageFacts: (html: string, url: string, options: ReadHeadOptions) => PageFacts = options.images === true ? (await import('../html/page.ts')).readPage : readHead;
-  const decoder = new TextDecoder();
   return (path: string): FileVerdict => {
     if (isErrorPage(path)) return { path, verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' };
     const html = isHtmlPath(path);
@@ -107,7 +106,7 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
     const url = urlOfPath(path, policy);
     const file = join(options.root, path);
     if (!html) return { path, url, verdict: 'listed', record: { line: 0, record: { loc: url }, path, fingerprint: sha1OfFile(file, path, options.root) } };
-    const facts = readPageFacts(decoder.decode(readWhole(file, path, options.root)), url, pageOptions);
+    const facts = readPageFacts(readText(file, path, options.root), url, pageOptions);
     if (facts.refresh?.url !== undefined && !samePage(facts.refresh.url, url)) return { path, url, verdict: 'redirect', reason: `meta refresh to ${facts.refresh.url}` };
     if (facts.robots.noindex) return { path, url, verdict: 'noindex', reason: 'robots meta says noindex' };
     let loc = url;
@@ -135,12 +134,15 @@ function sha1Text(content: string): string {
   return hash('sha1', content, 'hex');
 }
 
-function readWhole(file: string, path: string, root: string): Uint8Array {
+/** A page's text, UTF-8 (malformed bytes as U+FFFD, a byte order mark dropped, as TextDecoder has it), in one native call. */
+function readText(file: string, path: string, root: string): string {
+  let text: string;
   try {
-    return readFileSync(file);
+    text = readFileSync(file, 'utf8');
   } catch (cause) {
     throw unreadable(`page "${path}" in folder "${root}"`, cause);
   }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** A file's bytes' SHA-1, read 64 KiB at a time (a large PDF is never whole in memory). */
