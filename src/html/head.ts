@@ -3,7 +3,6 @@
  * `<base href>` and title, read from the fingerprint's own pass over the page (a `TagWatcher`), so
  * a page is read once and its fingerprint made in the same pass; pure.
  */
-import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
 import { contentOf, hash128, type ContentHash, type FingerprintRules, type TagWatcher } from './fingerprint.ts';
 
 export interface PageRobots {
@@ -29,9 +28,20 @@ export interface PageFacts {
   fingerprint: string;
 }
 
+/**
+ * Character references decoded as a parser decodes them, in an attribute value and in text (entities'
+ * `decodeHTMLAttribute` and `decodeHTML`: `ENTITY_DECODERS` in page.ts). Given by the caller, so a
+ * thread that meets no reference in the values it reads never loads them (~11 ms a thread).
+ */
+export interface Decoders {
+  attribute(value: string): string;
+  text(text: string): string;
+}
+
 export interface ReadHeadOptions extends FingerprintRules {
   /** The hash of the fingerprint's content. @default hash128 */
   hash?: ContentHash;
+  decoders: Decoders;
 }
 
 /** Elements that belong in `<head>`; any other start tag, or text, starts the body, as a browser's parser has it. */
@@ -50,10 +60,6 @@ function robotsTokens(content: string): string[] {
   return content.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
 }
 
-/** An attribute value as a parser gives it: character references decoded (most values have none). */
-function attribute(value: string | undefined): string | undefined {
-  return value === undefined || !value.includes('&') ? value : decodeHTMLAttribute(value);
-}
 
 /** HTML's whitespace: space, tab, LF, FF, CR. */
 function isSpace(c: number): boolean {
@@ -72,6 +78,7 @@ function isSpace(c: number): boolean {
 export class HeadReader implements TagWatcher {
   all = true;
   readonly #pageUrl: string;
+  readonly #decoders: Decoders;
   #template = 0;
   #noscript = 0;
   #base: string | undefined;
@@ -81,8 +88,9 @@ export class HeadReader implements TagWatcher {
   readonly #alternates: Array<{ hreflang: string; href: string }> = [];
   #title: string | undefined;
 
-  constructor(pageUrl: string) {
+  constructor(pageUrl: string, decoders: Decoders) {
     this.#pageUrl = pageUrl;
+    this.#decoders = decoders;
   }
 
   startTag(name: string, a: Readonly<Record<string, string>>, text: string | undefined): void {
@@ -101,10 +109,10 @@ export class HeadReader implements TagWatcher {
         if (this.all) this.#link(a);
         break;
       case 'base':
-        if (this.#base === undefined && a['href'] !== undefined) this.#base = attribute(a['href'])?.trim();
+        if (this.#base === undefined && a['href'] !== undefined) this.#base = this.#attribute(a['href'])?.trim();
         break;
       case 'title':
-        if (this.all && this.#title === undefined && text !== undefined) this.#title = (text.includes('&') ? decodeHTML(text) : text).replace(/[\t\n\f\r ]+/g, ' ').trim();
+        if (this.all && this.#title === undefined && text !== undefined) this.#title = (text.includes('&') ? this.#decoders.text(text) : text).replace(/[\t\n\f\r ]+/g, ' ').trim();
         break;
     }
   }
@@ -162,32 +170,37 @@ export class HeadReader implements TagWatcher {
     return facts;
   }
 
+  /** An attribute value as a parser gives it: character references decoded (most values have none). */
+  #attribute(value: string | undefined): string | undefined {
+    return value === undefined || !value.includes('&') ? value : this.#decoders.attribute(value);
+  }
+
   #meta(a: Readonly<Record<string, string>>): void {
-    const content = attribute(a['content']);
+    const content = this.#attribute(a['content']);
     if (content === undefined) return;
-    const name = (attribute(a['name']) ?? '').trim().toLowerCase();
+    const name = (this.#attribute(a['name']) ?? '').trim().toLowerCase();
     if (name === 'robots' || name === 'googlebot') {
       const tokens = robotsTokens(content);
       if (tokens.includes('noindex') || tokens.includes('none')) this.#robots.noindex = true;
       if (tokens.includes('nofollow') || tokens.includes('none')) this.#robots.nofollow = true;
-    } else if (this.all && this.#noscript === 0 && this.#refresh === undefined && (attribute(a['http-equiv']) ?? '').trim().toLowerCase() === 'refresh') {
+    } else if (this.all && this.#noscript === 0 && this.#refresh === undefined && (this.#attribute(a['http-equiv']) ?? '').trim().toLowerCase() === 'refresh') {
       this.#refresh = parseRefresh(content);
     }
   }
 
   #link(a: Readonly<Record<string, string>>): void {
-    const rel = ` ${(attribute(a['rel']) ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
-    const href = attribute(a['href'])?.trim();
+    const rel = ` ${(this.#attribute(a['rel']) ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
+    const href = this.#attribute(a['href'])?.trim();
     if (href === undefined) return;
     if (rel.includes(' canonical ') && this.#canonical === undefined) this.#canonical = href;
-    const hreflang = attribute(a['hreflang'])?.trim();
+    const hreflang = this.#attribute(a['hreflang'])?.trim();
     if (rel.includes(' alternate ') && hreflang !== undefined && hreflang !== '') this.#alternates.push({ hreflang, href });
   }
 }
 
 /** A page's facts but its images (`images` is empty), and its content fingerprint, from one pass over it. */
-export function readHead(html: string, pageUrl: string, options: ReadHeadOptions = {}): PageFacts {
-  const head = new HeadReader(pageUrl);
+export function readHead(html: string, pageUrl: string, options: ReadHeadOptions): PageFacts {
+  const head = new HeadReader(pageUrl, options.decoders);
   const content = contentOf(html, options, head);
   return head.facts((options.hash ?? hash128)(content));
 }

@@ -7,9 +7,10 @@ import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type * as EntitiesDecode from 'entities/decode';
 import type Picomatch from 'picomatch';
 import { SitemapError } from '../errors.ts';
-import { readHead, type PageFacts, type ReadHeadOptions } from '../html/head.ts';
+import { readHead, type Decoders, type PageFacts, type ReadHeadOptions } from '../html/head.ts';
 import { parseSelectors, type Compound } from '../html/selector.ts';
 import type { AlternateRecord, SitemapRecordInput } from '../model/record.ts';
 import type { SourceRecord } from '../model/pipeline.ts';
@@ -93,7 +94,7 @@ function compile(options: SiteFolderOptions) {
 export async function makeJudge(options: SiteFolderOptions): Promise<(path: string) => FileVerdict> {
   const rules = compile(options);
   const policy = { siteUrl: options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`, cleanUrls: options.cleanUrls ?? false, trailingSlash: options.trailingSlash ?? 'preserve' };
-  const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, hash: sha1Text };
+  const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, hash: sha1Text, decoders: lazyDecoders() };
   const readPageFacts: (html: string, url: string, options: ReadHeadOptions) => PageFacts = options.images === true ? (await import('../html/page.ts')).readPage : readHead;
   return (path: string): FileVerdict => {
     if (isErrorPage(path)) return { path, verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' };
@@ -121,6 +122,13 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
     if (loc !== url) verdict.reason = `its canonical, another spelling of ${url}`;
     return verdict;
   };
+}
+
+/** entities' decoders, loaded at the first character reference met in a value read: most pages have none there, and loading them costs each thread ~11 ms. */
+function lazyDecoders(): Decoders {
+  let entities: typeof EntitiesDecode | undefined;
+  const load = (): typeof EntitiesDecode => (entities ??= createRequire(import.meta.url)('entities/decode') as typeof EntitiesDecode);
+  return { attribute: (value) => load().decodeHTMLAttribute(value), text: (text) => load().decodeHTML(text) };
 }
 
 /** The options' faults, one sentence each, before any file is read or any worker started. */

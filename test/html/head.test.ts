@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { contentOf } from '../../src/html/fingerprint.ts';
 import { HeadReader, readHead, type PageFacts } from '../../src/html/head.ts';
+import { ENTITY_DECODERS } from '../../src/html/page.ts';
 import { parseSelectors } from '../../src/html/selector.ts';
 
 const URL_ = 'https://example.com/p/';
@@ -20,7 +21,7 @@ const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp', 'iframe', 'noemb
 
 /** The same head rules told the page by htmlparser2 instead of the fingerprint's scan: where they differ, the scan tokenizes unlike a real parser. */
 function headByParser(html: string, pageUrl: string): Omit<PageFacts, 'fingerprint'> {
-  const head = new HeadReader(pageUrl);
+  const head = new HeadReader(pageUrl, ENTITY_DECODERS);
   let title: { attributes: Record<string, string>; text: string } | undefined;
   // A raw-text element's content is not the page's text (the scan gives a watcher none of it).
   let raw: string | undefined;
@@ -54,7 +55,7 @@ function headByParser(html: string, pageUrl: string): Omit<PageFacts, 'fingerpri
 }
 
 function facts(html: string, pageUrl = URL_): Omit<PageFacts, 'fingerprint'> {
-  const { fingerprint, ...rest } = readHead(html, pageUrl);
+  const { fingerprint, ...rest } = readHead(html, pageUrl, { decoders: ENTITY_DECODERS });
   assert.match(fingerprint, /^[0-9a-f]{32}$/);
   return rest;
 }
@@ -153,11 +154,11 @@ for (const { name, html, want } of EDGES) {
 
 test('--ignore-selector hides nothing from the facts: a robots meta in an ignored element still counts', () => {
   const html = '<html><head><link rel="canonical" href="/i/"></head><body><div class="ad"><meta name="robots" content="noindex"><p>Ad</p></div><p>Text</p></body></html>';
-  const { fingerprint, ...got } = readHead(html, URL_, { ignoreSelectors: parseSelectors('.ad') });
+  const { fingerprint, ...got } = readHead(html, URL_, { ignoreSelectors: parseSelectors('.ad'), decoders: ENTITY_DECODERS });
   assert.equal(got.robots.noindex, true);
   assert.equal(got.canonical, 'https://example.com/i/');
   // The ignored element is out of the fingerprint all the same.
-  assert.equal(fingerprint, readHead(html.replace('<p>Ad</p>', '<p>Other ad</p>'), URL_, { ignoreSelectors: parseSelectors('.ad') }).fingerprint);
+  assert.equal(fingerprint, readHead(html.replace('<p>Ad</p>', '<p>Other ad</p>'), URL_, { ignoreSelectors: parseSelectors('.ad'), decoders: ENTITY_DECODERS }).fingerprint);
 });
 
 test('raw text in the fingerprint: a title’s or textarea’s markup is its text, and what follows <!--> or </script foo> is content', () => {

@@ -73,3 +73,32 @@ test('the worker: says it is ready, answers a batch with the verdicts this threa
     await worker.terminate();
   }
 });
+
+test('character references in the values read are decoded (entities, loaded at the first one), on this thread and in a worker; a byte order mark is no content', async () => {
+  const { Worker } = await import('node:worker_threads');
+  const root = join(await tempDir(), 'site');
+  await mkdir(join(root, 'y'), { recursive: true });
+  await writeFile(join(root, 'x.html'), '<html><head><link rel="canonical" href="https://example.com/y/?a=1&amp;b=2&#x26;c"></head><body></body></html>');
+  await writeFile(join(root, 'y/index.html'), '\ufeff<html><head><meta name="robots" content="noindex&#44; follow"></head></html>');
+  await writeFile(join(root, 'z.html'), '<html><head><title>Z</title></head><body><p>z</p></body></html>');
+  await writeFile(join(root, 'bom.html'), '\ufeff<html><head><title>Z</title></head><body><p>z</p></body></html>');
+  const options = { root, baseUrl: 'https://example.com/', workers: 0 };
+  const verdicts: FileVerdict[] = [];
+  for await (const verdict of readSiteFolder(options)) verdicts.push(verdict);
+  const by = new Map(verdicts.map((v) => [v.path, v]));
+  assert.equal(by.get('x.html')?.reason, 'canonical is https://example.com/y/?a=1&b=2&c');
+  assert.equal(by.get('y/index.html')?.verdict, 'noindex');
+  assert.equal(by.get('bom.html')?.record?.fingerprint, by.get('z.html')?.record?.fingerprint);
+  // A worker's judge loads entities on its own thread: the same verdicts (records are numbered by the caller).
+  const worker = new Worker(new URL('../../src/sources/site-worker.ts', import.meta.url), { workerData: options });
+  try {
+    const next = (): Promise<unknown> => new Promise((resolve) => worker.once('message', resolve));
+    assert.equal(await next(), 'ready');
+    worker.postMessage({ seq: 1, paths: verdicts.map((v) => v.path) });
+    const reply = (await next()) as { verdicts: FileVerdict[] };
+    for (const v of reply.verdicts) if (v.record !== undefined) v.record.line = (by.get(v.path)?.record?.line as number);
+    assert.deepEqual(reply.verdicts, verdicts);
+  } finally {
+    await worker.terminate();
+  }
+});
