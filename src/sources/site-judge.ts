@@ -6,7 +6,7 @@
 import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import type * as EntitiesDecode from 'entities/decode';
 import type Picomatch from 'picomatch';
 import { SitemapError } from '../errors.ts';
@@ -96,6 +96,8 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
   const policy = { siteUrl: options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`, cleanUrls: options.cleanUrls ?? false, trailingSlash: options.trailingSlash ?? 'preserve' };
   const pageOptions = { ignoreSelectors: rules.selectors, ignorePatterns: rules.patterns, hash: sha1Text, decoders: lazyDecoders() };
   const readPageFacts: (html: string, url: string, options: ReadHeadOptions) => PageFacts = options.images === true ? (await import('../html/page.ts')).readPage : readHead;
+  // The walk's paths are clean (no `.` or `..` segments): joined by concatenation, as `path.join` normalizing each cost ~1% of a page.
+  const prefix = options.root.endsWith('/') || options.root.endsWith(sep) ? options.root : options.root + sep;
   return (path: string): FileVerdict => {
     if (isErrorPage(path)) return { path, verdict: 'error-page', reason: 'an error or fallback page, served for other URLs' };
     const html = isHtmlPath(path);
@@ -105,7 +107,7 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
     const excludedBy = rules.exclude.find((g) => g.test(path));
     if (excludedBy !== undefined) return { path, verdict: 'excluded', reason: `matched by --exclude "${excludedBy.glob}"` };
     const url = urlOfPath(path, policy);
-    const file = join(options.root, path);
+    const file = prefix + path;
     if (!html) return { path, url, verdict: 'listed', record: { line: 0, record: { loc: url }, path, fingerprint: sha1OfFile(file, path, options.root) } };
     const facts = readPageFacts(readText(file, path, options.root), url, pageOptions);
     if (facts.refresh?.url !== undefined && !samePage(facts.refresh.url, url)) return { path, url, verdict: 'redirect', reason: `meta refresh to ${facts.refresh.url}` };
