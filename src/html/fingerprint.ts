@@ -432,7 +432,11 @@ class ContentScan {
     const n = html.length;
     let p = lt + 1;
     // A `<` outside quotes ends the try (its `<` is then text): each try reads no further than the next `<`, so `<a<a<a…` stays linear.
-    while (p < n && !isSpace(html.charCodeAt(p)) && html.charCodeAt(p) !== SLASH && html.charCodeAt(p) !== GT && html.charCodeAt(p) !== LT) p++;
+    for (; p < n; p++) {
+      const c = html.charCodeAt(p);
+      // Above a space, three tests; at or below, whitespace: most characters leave without a call (calls are dear in code not yet optimized).
+      if (c > SPACE ? c === SLASH || c === GT || c === LT : isSpace(c)) break;
+    }
     const nameEnd = p;
     const kind = special(html, lt + 1, nameEnd);
     const selecting = this.#selectors.length > 0 && this.#skipping === undefined;
@@ -465,7 +469,7 @@ class ContentScan {
       const nameFrom = p;
       while (p < n) {
         const d = html.charCodeAt(p);
-        if (isSpace(d) || d === EQUALS || d === GT || d === SLASH || d === LT) break;
+        if (d > SPACE ? d === EQUALS || d === GT || d === SLASH || d === LT : isSpace(d)) break;
         p++;
       }
       if (p === nameFrom) p++;
@@ -485,7 +489,10 @@ class ContentScan {
           p = valueTo + 1;
         } else {
           valueFrom = q;
-          while (q < n && !isSpace(html.charCodeAt(q)) && html.charCodeAt(q) !== GT && html.charCodeAt(q) !== LT) q++;
+          for (; q < n; q++) {
+            const d = html.charCodeAt(q);
+            if (d > SPACE ? d === GT || d === LT : isSpace(d)) break;
+          }
           if (q >= n || html.charCodeAt(q) === LT) return -1;
           valueTo = p = q;
         }
