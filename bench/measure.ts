@@ -33,10 +33,10 @@ export function measure(script: string, args: readonly string[]): Run {
  * the minutes a bench takes then falls on every tool alike instead of on whichever ran last. Peak
  * RSS is the worst seen. A tool whose run throws has that error as its result and is not run again.
  */
-export function bestOfEach(tools: ReadonlyArray<() => Run>): Array<Run | Error> {
+export function bestOfEach(tools: ReadonlyArray<() => Run>, rounds = RUNS): Array<Run | Error> {
   const runs: Run[][] = tools.map(() => []);
   const failures: Array<Error | undefined> = tools.map(() => undefined);
-  for (let round = 0; round < RUNS; round++) {
+  for (let round = 0; round < rounds; round++) {
     const order = tools.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
     for (const i of order) {
