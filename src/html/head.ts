@@ -73,7 +73,8 @@ function isSpace(c: number): boolean {
  * only there; a robots `<meta>` counts anywhere (crawlers read a misplaced one), the first
  * `<base href>` anywhere (as the document's base URL). Nothing inside `<template>` counts (inert
  * content). Inside the head's `<noscript>`, which a browser running scripts reads as text, tags do not
- * end the head and a refresh is a no-script fallback, not a redirect.
+ * end the head (a tag manager's `<iframe>` there is common); its refresh still counts, as redirect
+ * stubs write one there for clients without scripts (sphinx-reredirects) and redirect with a script.
  */
 export class HeadReader implements TagWatcher {
   all = true;
@@ -183,7 +184,7 @@ export class HeadReader implements TagWatcher {
       const tokens = robotsTokens(content);
       if (tokens.includes('noindex') || tokens.includes('none')) this.#robots.noindex = true;
       if (tokens.includes('nofollow') || tokens.includes('none')) this.#robots.nofollow = true;
-    } else if (this.all && this.#noscript === 0 && this.#refresh === undefined && (this.#attribute(a['http-equiv']) ?? '').trim().toLowerCase() === 'refresh') {
+    } else if (this.all && this.#refresh === undefined && (this.#attribute(a['http-equiv']) ?? '').trim().toLowerCase() === 'refresh') {
       this.#refresh = parseRefresh(content);
     }
   }

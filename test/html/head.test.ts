@@ -107,9 +107,9 @@ const EDGES: Array<{ name: string; html: string; want: Partial<Omit<PageFacts, '
     want: { canonical: 'https://example.com/real/' },
   },
   {
-    name: 'a tag manager’s <noscript><iframe> in the head does not end it; a refresh inside <noscript> is a no-script fallback',
-    html: '<head><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0"></iframe><meta http-equiv="refresh" content="0; url=/nojs/"></noscript><link rel="canonical" href="/d/"></head>',
-    want: { canonical: 'https://example.com/d/' },
+    name: 'a tag manager’s <noscript><iframe> in the head does not end it; a refresh inside the head’s <noscript> counts (redirect stubs write theirs there)',
+    html: '<head><noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-X" height="0" width="0"></iframe><meta http-equiv="refresh" content="0; url=/moved/"></noscript><link rel="canonical" href="/d/"></head>',
+    want: { canonical: 'https://example.com/d/', refresh: { delay: 0, url: 'https://example.com/moved/' } },
   },
   {
     name: 'text in the head starts the body: a canonical after it is in the body and does not count',
@@ -186,7 +186,7 @@ const GENERATOR_PAGES: Array<[file: string, pageUrl: string, want: { noindex?: t
   ['mkdocs-material-page.html', 'https://docs.example.io/guide/setup/', { noindex: true, canonical: 'https://docs.example.io/guide/setup/', hreflangs: 'en de ja', title: 'Setup - Example Docs' }],
   ['movabletype-moved-entry.html', 'http://www.example.org/weblog/archives/000123.html', { noindex: true, canonical: 'http://www.example.org/weblog/archives/2004/05/moving_day.html', refresh: 'http://www.example.org/weblog/archives/2004/05/moving_day.html', title: 'Field Notes — Moving Day' }],
   ['nextjs-static-export.html', 'https://shop.example.io/guides/returns/', { canonical: 'https://shop.example.io/guides/returns/', hreflangs: 'en de fr', title: 'Returns & refunds guide | Parcel' }],
-  ['sphinx-reredirects-stub.html', 'https://widgets.readthedocs.io/en/stable/install.html', {}],
+  ['sphinx-reredirects-stub.html', 'https://widgets.readthedocs.io/en/stable/install.html', { refresh: 'https://widgets.readthedocs.io/en/stable/usage/install.html' }],
   ['sphinx-rtd-page.html', 'https://widgets.readthedocs.io/en/stable/usage/install.html', { canonical: 'https://widgets.readthedocs.io/en/stable/usage/install.html', title: 'Installation — Widgets 2.1 documentation' }],
   ['vitepress-legacy-page.html', 'https://quill.example.dev/legacy/v1-api', { noindex: true, nofollow: true, canonical: 'https://quill.example.dev/legacy/v1-api', title: 'Legacy v1 API | Quill' }],
   ['wordpress-yoast-archive.html', 'https://crumbandco.example/?tag=bakers-notes&paged=2', { canonical: 'https://crumbandco.example/?tag=bakers-notes&paged=2', hreflangs: 'en-us fr-fr x-default', title: 'Baker’s Notes Archives - Page 2 of 3 – Crumb & Co' }],
