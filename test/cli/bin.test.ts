@@ -3,13 +3,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDirs } from '../helpers/temp-dir.ts';
+
+const tempDir = tempDirs('bin');
 
 test('a reader that closes the pipe early (`| head -1`) ends the CLI quietly with the SIGPIPE status, not an EPIPE trace', async () => {
   const urls = Array.from({ length: 200_000 }, (_, i) => `<url><loc>https://www.example.com/p/${i}</loc></url>`).join('\n');
-  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-bin-'));
+  const dir = await tempDir();
   const file = join(dir, 'sitemap.xml.gz');
   writeFileSync(file, gzipSync(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`));
   const bin = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
@@ -25,9 +27,9 @@ test('a reader that closes the pipe early (`| head -1`) ends the CLI quietly wit
   assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
 });
 
-test('a folder as stdin (`parse - < dir`) is said to be one, for every command that reads stdin, not read as an empty file', () => {
+test('a folder as stdin (`parse - < dir`) is said to be one, for every command that reads stdin, not read as an empty file', async () => {
   const bin = fileURLToPath(new URL('../../src/bin.ts', import.meta.url));
-  const dir = mkdtempSync(join(tmpdir(), 'sitemapkit-bin-'));
+  const dir = await tempDir();
   for (const args of [['parse', '-'], ['validate', '-'], ['build', '--input', '-', '--out', join(dir, 'out'), '--base-url', 'https://a.example/']]) {
     const folder = openSync(dir, 'r');
     try {
