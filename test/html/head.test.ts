@@ -207,3 +207,22 @@ test('pages as generators write them: robots, canonical, refresh, hreflangs and 
     assert.deepEqual(seen, want, file);
   }
 });
+
+test('hostile markup stays linear with the head read in the same pass: comments closed every way, raw text never closed, a head that never ends', () => {
+  const pages = [
+    `${'<!-->'.repeat(60_000)}x`,
+    `${'<!-- a --!>'.repeat(40_000)}x`,
+    `${'<!-- a '.repeat(40_000)}--!>`,
+    `<title>${'</t '.repeat(60_000)}`,
+    '<textarea>x</textarea>'.repeat(30_000),
+    `${'<iframe>'.repeat(30_000)}${'</i'.repeat(30_000)}`,
+    `<head>${'<noscript><template><meta name="x" content="y">'.repeat(20_000)}`,
+    `<head>${'<link rel="alternate" hreflang="x" href="&amp;">'.repeat(20_000)}`,
+  ];
+  for (const html of pages) {
+    const started = performance.now();
+    const got = readHead(html, URL_, { decoders: ENTITY_DECODERS });
+    assert.ok(performance.now() - started < 2_000, `${html.slice(0, 16)}… took ${(performance.now() - started).toFixed(0)} ms`);
+    assert.match(got.fingerprint, /^[0-9a-f]{32}$/);
+  }
+});
