@@ -123,7 +123,7 @@ const BANG_END_SOUGHT = 4;
 const END_TAG_SOUGHT = 5;
 
 /** HTML's whitespace: space, tab, LF, FF, CR. */
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === SPACE || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 }
 

@@ -3,7 +3,7 @@
  * `<base href>` and title, read from the fingerprint's own pass over the page (a `TagWatcher`), so
  * a page is read once and its fingerprint made in the same pass; pure.
  */
-import { contentOf, hash128, type ContentHash, type FingerprintRules, type TagWatcher } from './fingerprint.ts';
+import { contentOf, hash128, isSpace, type ContentHash, type FingerprintRules, type TagWatcher } from './fingerprint.ts';
 
 export interface PageRobots {
   /** `noindex` or `none` in `<meta name="robots">` or `<meta name="googlebot">`. */
@@ -58,12 +58,6 @@ export function parseRefresh(content: string): { delay: number; url?: string } |
 /** Robots tokens of one meta content: `noindex, nofollow`, `none`. */
 function robotsTokens(content: string): string[] {
   return content.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
-}
-
-
-/** HTML's whitespace: space, tab, LF, FF, CR. */
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 }
 
 /**
