@@ -1,6 +1,8 @@
 /**
- * The duplicate filter (R25) in fixed memory: 64-bit fingerprints (`fingerprint`, the one validate
- * uses too) in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come.
+ * The duplicate filter (R25) in bounded memory: 64-bit fingerprints (`fingerprint`, the one validate
+ * uses too) in a cuckoo table of up to 2^18 buckets × 8 slots, 16 MiB however many URLs come. It
+ * starts at 64 KiB and doubles when a key finds both its buckets full: a first touch of a page of
+ * the table is a page fault, and faulting in all 16 MiB cost a 5,000-URL build more than its dedupe.
  *
  * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
  * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
@@ -17,6 +19,8 @@ const SLOTS_PER_BUCKET = 8;
 /** Each slot is two Uint32 (hi, lo): a bucket is 64 bytes, one cache line. */
 const WORDS_PER_BUCKET = SLOTS_PER_BUCKET * 2;
 const DEFAULT_BUCKETS = 1 << 18;
+/** Buckets a table starts with (fewer when its most is fewer): 64 KiB. */
+const INITIAL_BUCKETS = 1 << 10;
 /** How far an insert may push fingerprints around before the table counts as full. */
 const MAX_KICKS = 128;
 
@@ -35,8 +39,10 @@ export class DuplicateFilter {
    * removed without a replacement, so a bucket once full stays full: a key is looked up in its second
    * bucket only when its first is full, and most lookups read one cache line.
    */
-  readonly #table: Uint32Array;
-  readonly #mask: number;
+  #table: Uint32Array;
+  #mask: number;
+  /** The most buckets the table grows to. */
+  readonly #maxBuckets: number;
   #size = 0;
   #forgotten = 0;
   /** Picks the slot to displace; a counter keeps the output deterministic. */
@@ -48,9 +54,10 @@ export class DuplicateFilter {
   /** Where the bucket reads of a batch go, so they are not optimized away. */
   #touched = 0;
 
+  /** `buckets`: the most the table grows to (a power of two, rounded up). */
   constructor(buckets = DEFAULT_BUCKETS) {
-    const count = 1 << Math.ceil(Math.log2(Math.max(2, buckets)));
-    // Allocated whole once: zeroed pages cost memory only when touched, and the table never grows or copies.
+    this.#maxBuckets = 1 << Math.ceil(Math.log2(Math.max(2, buckets)));
+    const count = Math.min(this.#maxBuckets, INITIAL_BUCKETS);
     this.#table = new Uint32Array(count * WORDS_PER_BUCKET);
     this.#mask = count - 1;
   }
@@ -84,10 +91,11 @@ export class DuplicateFilter {
    */
   addAll(keys: readonly string[], count: number, results: Uint8Array): void {
     const prints = this.#batch;
-    const table = this.#table;
     for (let start = 0; start < count; start += FILTER_BATCH) {
       const end = Math.min(count, start + FILTER_BATCH);
       for (let i = start; i < end; i++) fingerprint(keys[i] ?? '', prints, 2 * (i - start));
+      // Read per batch: an add may have grown the table.
+      const table = this.#table;
       let touched = this.#touched;
       for (let i = 0; i < end - start; i++) touched ^= table[((prints[2 * i] ?? 0) & this.#mask) * WORDS_PER_BUCKET] ?? 0;
       this.#touched = touched;
@@ -111,6 +119,10 @@ export class DuplicateFilter {
     const secondFree = this.#find(second, hi, lo);
     if (secondFree === -1) return SEEN;
     if (secondFree < WORDS_PER_BUCKET) return this.#put(second + secondFree, hi, lo);
+    if (this.#mask + 1 < this.#maxBuckets) {
+      this.#grow();
+      return this.#add(hi, lo);
+    }
     // Both buckets full: take a slot in the first and move its fingerprint to its other bucket, and so on.
     this.#size++;
     let bucket = first;
@@ -136,6 +148,20 @@ export class DuplicateFilter {
         table[bucket + free + 1] = lo;
         return NEW;
       }
+    }
+  }
+
+  /** Twice the buckets, every fingerprint put again (each has new homes under the wider mask). */
+  #grow(): void {
+    const old = this.#table;
+    const count = 2 * (this.#mask + 1);
+    this.#table = new Uint32Array(count * WORDS_PER_BUCKET);
+    this.#mask = count - 1;
+    this.#size = 0;
+    for (let slot = 0; slot < old.length; slot += 2) {
+      const hi = old[slot] ?? EMPTY;
+      const lo = old[slot + 1] ?? EMPTY;
+      if (hi !== EMPTY || lo !== EMPTY) this.#add(hi, lo);
     }
   }
 

@@ -74,3 +74,21 @@ test('addAll marks the first key that made a full table forget, once', () => {
   for (const key of keys.slice(0, full[0])) check.add(key);
   assert.equal(check.forgotten, 0);
 });
+
+test('grows from its first 1,024 buckets without losing a fingerprint: addAll across the growths gives what add gives', () => {
+  // 60,000 distinct keys need 7,500+ buckets: the table doubles three times or more on the way, in the middle of batches.
+  const keys = Array.from({ length: 90_000 }, (_, i) => `https://example.com/p/${(i * 7) % 60_000}`);
+  const one = new DuplicateFilter();
+  const expected = keys.map((key) => (one.add(key) ? NEW : SEEN));
+  const all = new DuplicateFilter();
+  const results = new Uint8Array(keys.length);
+  for (let start = 0; start < keys.length; start += 1_000) {
+    const slice = keys.slice(start, start + 1_000);
+    const part = new Uint8Array(slice.length);
+    all.addAll(slice, slice.length, part);
+    results.set(part, start);
+  }
+  assert.deepEqual([...results], expected);
+  assert.deepEqual([one.size, all.size, one.forgotten, all.forgotten], [60_000, 60_000, 0, 0]);
+  assert.equal(expected.filter((r) => r === NEW).length, 60_000);
+});
