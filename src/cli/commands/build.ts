@@ -3,7 +3,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { isSitemapError, SitemapError } from '../../errors.ts';
 import type { Diagnostic } from '../../model/diagnostic.ts';
 import { FindingTally } from '../../model/findings.ts';
-import { writeSourceItems, type WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
+import type { WriteSitemapsOptions } from '../../publish/write-sitemaps.ts';
 import type { InputFormat } from '../../sources/index.ts';
 import type { BuildSummary, SourceItem } from '../../model/pipeline.ts';
 import type { SiteFolderOptions } from '../../sources/folder.ts';
@@ -141,7 +141,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
     ignorePatterns: flags.ignorePattern ?? [],
   };
   if (flags.workers !== undefined) options.workers = flags.workers;
-  // The workers boot while this thread loads the judge, the HTML parser and the writer (each takes ~0.1 s or more).
+  // The workers boot while this thread loads the judge and the writer: the command loaded neither.
   const { bootSiteWorkers, dropBootedWorkers } = await import('../../sources/site-pool.ts');
   bootSiteWorkers(options);
   try {
@@ -238,6 +238,8 @@ async function* publish(
     options.lastmodFrom = flags.lastmodFrom;
     options.sourceRoot = sourceRoot;
   }
+  // Loaded here, not with the command: `--dir` boots its workers first, and they load while this thread loads the writer.
+  const { writeSourceItems } = await import('../../publish/write-sitemaps.ts');
   let summary: BuildSummary;
   try {
     summary = await writeSourceItems(items, options);
