@@ -6,6 +6,7 @@
  * a rule (each a pass over the whole page): figures in bench/NOTES.md. The same pass shows its tags
  * to a `TagWatcher` (head.ts reads the head's facts so), so a page is read once; pure.
  */
+import { attributeOf, NO_ATTRIBUTES, type Attributes } from './attributes.ts';
 import { Hash128 } from './hash.ts';
 import { type Compound, matchesAny } from './selector.ts';
 
@@ -24,7 +25,7 @@ export interface TagWatcher {
    * A start tag: its name in lower case, its attributes (names in lower case, the first of each,
    * values as written: character references not decoded); `text`: a `<title>`'s content as written.
    */
-  startTag(name: string, attributes: Readonly<Record<string, string>>, text: string | undefined): void;
+  startTag(name: string, attributes: Attributes, text: string | undefined): void;
   /** An end tag's name, in lower case. */
   endTag(name: string): void;
   /** Text between tags, `html[from, to)` as written (may be whitespace alone). */
@@ -202,16 +203,16 @@ function ignoredAttribute(html: string, from: number, to: number): boolean {
 }
 
 /** Whether a `<link>`, `<meta>` or `<input>` with these attributes (lower-case names, first of each) is left out. */
-function droppedElement(tag: Special, a: Readonly<Record<string, string>>): boolean {
+function droppedElement(tag: Special, a: Attributes): boolean {
   switch (tag) {
     case 'link':
-      return !CONTENT_LINK.test(a['rel'] ?? '');
+      return !CONTENT_LINK.test(attributeOf(a, 'rel') ?? '');
     case 'meta': {
-      const name = a['name'] ?? a['property'] ?? a['http-equiv'];
+      const name = attributeOf(a, 'name') ?? attributeOf(a, 'property') ?? attributeOf(a, 'http-equiv');
       return name !== undefined && IGNORED_META.test(name.trim());
     }
     case 'input':
-      return (a['type'] ?? '').toLowerCase() === 'hidden' && CSRF_FIELD.test(a['name'] ?? '');
+      return (attributeOf(a, 'type') ?? '').toLowerCase() === 'hidden' && CSRF_FIELD.test(attributeOf(a, 'name') ?? '');
     default:
       return false;
   }
@@ -443,7 +444,7 @@ class ContentScan {
     const watcher = this.#watcher;
     // `kind` is tested against undefined first: most tags have none, and a string compare each is no free test.
     const watched = watcher !== undefined && (watcher.all || (kind !== undefined && (kind === 'meta' || kind === 'base' || kind === 'template')));
-    const attributes: Record<string, string> | undefined = kind !== undefined || selecting || watched ? {} : undefined;
+    const attributes: string[] | undefined = kind !== undefined || selecting || watched ? [] : undefined;
     // The tag as written, but for edits: `copied` is how far `tag` has it.
     let tag = '';
     let copied = lt;
@@ -499,7 +500,7 @@ class ContentScan {
       }
       if (attributes !== undefined) {
         const name = html.slice(nameFrom, attributeNameEnd).toLowerCase();
-        if (!(name in attributes)) attributes[name] = valueFrom === -1 ? '' : html.slice(valueFrom, valueTo);
+        if (attributeOf(attributes, name) === undefined) attributes.push(name, valueFrom === -1 ? '' : html.slice(valueFrom, valueTo));
       }
       if (ignoredAttribute(html, nameFrom, attributeNameEnd)) {
         // Left out with the whitespace before it.
@@ -539,14 +540,14 @@ class ContentScan {
     }
     if (watcher !== undefined) {
       this.#watchText(textFrom, lt);
-      if (watched) watcher.startTag(html.slice(lt + 1, nameEnd).toLowerCase(), attributes ?? {}, kind === 'title' ? html.slice(end, this.#rawTextStart) : undefined);
+      if (watched) watcher.startTag(html.slice(lt + 1, nameEnd).toLowerCase(), attributes ?? NO_ATTRIBUTES, kind === 'title' ? html.slice(end, this.#rawTextStart) : undefined);
     }
     if (this.#skipping !== undefined) {
       if (isName(html, lt + 1, nameEnd, this.#skipping)) this.#depth++;
       return close;
     }
     if (kind !== undefined && (kind === 'script' || kind === 'style')) {
-      if (kind === 'script' && /^\s*application\/ld\+json\s*$/i.test(attributes?.['type'] ?? '')) {
+      if (kind === 'script' && /^\s*application\/ld\+json\s*$/i.test(attributeOf(attributes ?? NO_ATTRIBUTES, 'type') ?? '')) {
         // JSON-LD is content: kept as a tag of its own, without `dateModified`.
         this.#text(textFrom, lt);
         this.#tag('<ld>');
@@ -559,7 +560,7 @@ class ContentScan {
       return close;
     }
     this.#text(textFrom, lt);
-    if (kind !== undefined && droppedElement(kind, attributes ?? {})) return end;
+    if (kind !== undefined && droppedElement(kind, attributes ?? NO_ATTRIBUTES)) return end;
     if (selecting && attributes !== undefined) {
       const name = html.slice(lt + 1, nameEnd).toLowerCase();
       if (matchesAny(this.#selectors, name, attributes)) {

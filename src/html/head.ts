@@ -3,6 +3,7 @@
  * `<base href>` and title, read from the fingerprint's own pass over the page (a `TagWatcher`), so
  * a page is read once and its fingerprint made in the same pass; pure.
  */
+import { attributeOf, type Attributes } from './attributes.ts';
 import { contentOf, hash128, isSpace, type ContentHash, type FingerprintRules, type TagWatcher } from './fingerprint.ts';
 
 export interface PageRobots {
@@ -88,7 +89,7 @@ export class HeadReader implements TagWatcher {
     this.#decoders = decoders;
   }
 
-  startTag(name: string, a: Readonly<Record<string, string>>, text: string | undefined): void {
+  startTag(name: string, a: Attributes, text: string | undefined): void {
     if (name === 'template') {
       this.#template++;
       return;
@@ -104,7 +105,10 @@ export class HeadReader implements TagWatcher {
         if (this.all) this.#link(a);
         break;
       case 'base':
-        if (this.#base === undefined && a['href'] !== undefined) this.#base = this.#attribute(a['href'])?.trim();
+        if (this.#base === undefined) {
+          const href = attributeOf(a, 'href');
+          if (href !== undefined) this.#base = this.#attribute(href)?.trim();
+        }
         break;
       case 'title':
         if (this.all && this.#title === undefined && text !== undefined) this.#title = (text.includes('&') ? this.#decoders.text(text) : text).replace(/[\t\n\f\r ]+/g, ' ').trim();
@@ -170,25 +174,25 @@ export class HeadReader implements TagWatcher {
     return value === undefined || !value.includes('&') ? value : this.#decoders.attribute(value);
   }
 
-  #meta(a: Readonly<Record<string, string>>): void {
-    const content = this.#attribute(a['content']);
+  #meta(a: Attributes): void {
+    const content = this.#attribute(attributeOf(a, 'content'));
     if (content === undefined) return;
-    const name = (this.#attribute(a['name']) ?? '').trim().toLowerCase();
+    const name = (this.#attribute(attributeOf(a, 'name')) ?? '').trim().toLowerCase();
     if (name === 'robots' || name === 'googlebot') {
       const tokens = robotsTokens(content);
       if (tokens.includes('noindex') || tokens.includes('none')) this.#robots.noindex = true;
       if (tokens.includes('nofollow') || tokens.includes('none')) this.#robots.nofollow = true;
-    } else if (this.all && this.#refresh === undefined && (this.#attribute(a['http-equiv']) ?? '').trim().toLowerCase() === 'refresh') {
+    } else if (this.all && this.#refresh === undefined && (this.#attribute(attributeOf(a, 'http-equiv')) ?? '').trim().toLowerCase() === 'refresh') {
       this.#refresh = parseRefresh(content);
     }
   }
 
-  #link(a: Readonly<Record<string, string>>): void {
-    const rel = ` ${(this.#attribute(a['rel']) ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
-    const href = this.#attribute(a['href'])?.trim();
+  #link(a: Attributes): void {
+    const rel = ` ${(this.#attribute(attributeOf(a, 'rel')) ?? '').toLowerCase().replace(/[\t\n\f\r ]+/g, ' ')} `;
+    const href = this.#attribute(attributeOf(a, 'href'))?.trim();
     if (href === undefined) return;
     if (rel.includes(' canonical ') && this.#canonical === undefined) this.#canonical = href;
-    const hreflang = this.#attribute(a['hreflang'])?.trim();
+    const hreflang = this.#attribute(attributeOf(a, 'hreflang'))?.trim();
     if (rel.includes(' alternate ') && hreflang !== undefined && hreflang !== '') this.#alternates.push({ hreflang, href });
   }
 }

@@ -4,6 +4,7 @@
  * look at one element's own tag and attributes: combinators and pseudo-classes are refused.
  */
 import { SitemapError } from '../errors.ts';
+import { attributeOf, type Attributes } from './attributes.ts';
 
 export interface Compound {
   tag?: string;
@@ -53,20 +54,20 @@ function unsupported(text: string, why: string): SitemapError {
 }
 
 /** Whether an element (tag name and attributes, lower-cased names) matches any of the compounds. */
-export function matchesAny(compounds: readonly Compound[], tag: string, attributes: Readonly<Record<string, string>>): boolean {
+export function matchesAny(compounds: readonly Compound[], tag: string, attributes: Attributes): boolean {
   for (const c of compounds) if (matches(c, tag, attributes)) return true;
   return false;
 }
 
-function matches(c: Compound, tag: string, attributes: Readonly<Record<string, string>>): boolean {
+function matches(c: Compound, tag: string, attributes: Attributes): boolean {
   if (c.tag !== undefined && c.tag !== tag) return false;
-  if (c.id !== undefined && attributes['id'] !== c.id) return false;
+  if (c.id !== undefined && attributeOf(attributes, 'id') !== c.id) return false;
   if (c.classes.length > 0) {
-    const classes = (attributes['class'] ?? '').split(/[\t\n\f\r ]+/);
+    const classes = (attributeOf(attributes, 'class') ?? '').split(/[\t\n\f\r ]+/);
     for (const cls of c.classes) if (!classes.includes(cls)) return false;
   }
   for (const a of c.attributes) {
-    const value = attributes[a.name];
+    const value = attributeOf(attributes, a.name);
     if (value === undefined || (a.value !== undefined && value !== a.value)) return false;
   }
   return true;

@@ -29,7 +29,7 @@ function headByParser(html: string, pageUrl: string): Omit<PageFacts, 'fingerpri
     {
       onopentag(name, attributes) {
         if (name === 'title') title = { attributes, text: '' };
-        else head.startTag(name, attributes, undefined);
+        else head.startTag(name, Object.entries(attributes).flat(), undefined);
         if (RAW_TEXT.has(name)) raw = name;
       },
       ontext(text) {
@@ -38,7 +38,7 @@ function headByParser(html: string, pageUrl: string): Omit<PageFacts, 'fingerpri
       },
       onclosetag(name, implied) {
         if (name === 'title' && title !== undefined) {
-          head.startTag('title', title.attributes, title.text);
+          head.startTag('title', Object.entries(title.attributes).flat(), title.text);
           title = undefined;
         }
         if (name === raw) raw = undefined;
