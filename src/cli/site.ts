@@ -1,6 +1,7 @@
 /**
  * `build --dir`'s side of the CLI: the folder's files as source items, each verdict counted and, with
- * `--report`, written as a JSON Lines line (published only when the build is). A page the judge lists
+ * `--report`, written as a JSON Lines line (published when the build is, or when it fails for want of a
+ * page to list, as the report then says why of each file). A page the judge lists
  * and the writer then drops (a duplicate URL, a record it cannot write) ends as `duplicate` or
  * `dropped`: the counts move as the writer says so, the report's line is settled before it is published.
  */
@@ -144,10 +145,16 @@ export function emptyCounts(): VerdictCounts {
   return Object.fromEntries(REPORT_VERDICTS.map((v) => [v, 0])) as VerdictCounts;
 }
 
+/** What the walk noticed beyond the counts: the first page whose canonical is elsewhere (for `baseUrlHint`). */
+export interface FolderNotes {
+  firstElsewhere?: { path: string; canonical: string };
+}
+
 /** The folder's listed pages as source items; every file's verdict counted in `counts` and added to `report`. */
-export async function* siteItems(options: SiteFolderOptions, counts: VerdictCounts, report: VerdictReport | undefined): AsyncGenerator<SourceItem> {
+export async function* siteItems(options: SiteFolderOptions, counts: VerdictCounts, report: VerdictReport | undefined, notes: FolderNotes = {}): AsyncGenerator<SourceItem> {
   for await (const file of readSiteFolder(options)) {
     counts[file.verdict]++;
+    if (file.canonical !== undefined && notes.firstElsewhere === undefined) notes.firstElsewhere = { path: file.path, canonical: file.canonical };
     if (report !== undefined) {
       await report.add({
         path: file.path,
@@ -174,6 +181,26 @@ export function formatVerdicts(dir: string, counts: VerdictCounts): string {
   const total = REPORT_VERDICTS.reduce((sum, v) => sum + counts[v], 0);
   const skipped = REPORT_VERDICTS.filter((v) => v !== 'listed' && counts[v] > 0).map((v) => `${counts[v].toLocaleString('en-US')} ${v}`);
   return `Files in ${dir}: ${total.toLocaleString('en-US')} (${counts.listed.toLocaleString('en-US')} listed${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''})\n`;
+}
+
+/**
+ * When no page was listed and pages name their canonical on another site than `--base-url`'s, the
+ * likely mistake (a wrong or staging base URL, http for https) in one line; else nothing.
+ */
+export function baseUrlHint(counts: VerdictCounts, notes: FolderNotes, baseUrl: string): string | undefined {
+  const first = notes.firstElsewhere;
+  if (counts.listed > 0 || first === undefined) return undefined;
+  let site: string;
+  let given: string;
+  try {
+    site = new URL(first.canonical).origin;
+    given = new URL(baseUrl).origin;
+  } catch {
+    return undefined;
+  }
+  if (site === given || site === 'null') return undefined;
+  const pages = counts['canonical-elsewhere'];
+  return `${pages.toLocaleString('en-US')} page${pages === 1 ? ' names its' : 's name their'} canonical on ${site}, not on --base-url ${baseUrl} (the first: ${first.path}, canonical ${first.canonical}); if ${site} is this site, give it as --base-url\n`;
 }
 
 export { SITE_FINGERPRINT_SCHEME as fingerprintScheme } from '../sources/folder.ts';

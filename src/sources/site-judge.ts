@@ -54,6 +54,8 @@ export interface FileVerdict {
   url?: string;
   verdict: Verdict;
   reason?: string;
+  /** For `canonical-elsewhere`: the page's canonical, absolute. */
+  canonical?: string;
   /** For a listed file: what goes to the writer. */
   record?: SourceRecord;
 }
@@ -114,7 +116,7 @@ export async function makeJudge(options: SiteFolderOptions): Promise<(path: stri
     if (facts.robots.noindex) return { path, url, verdict: 'noindex', reason: 'robots meta says noindex' };
     let loc = url;
     if (facts.canonical !== undefined && facts.canonical !== url) {
-      if (!samePage(facts.canonical, url)) return { path, url, verdict: 'canonical-elsewhere', reason: `canonical is ${facts.canonical}` };
+      if (!samePage(facts.canonical, url)) return { path, url, verdict: 'canonical-elsewhere', reason: `canonical is ${facts.canonical}`, canonical: facts.canonical };
       loc = facts.canonical;
     }
     const record: SitemapRecordInput = { loc };

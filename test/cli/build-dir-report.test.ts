@@ -94,13 +94,47 @@ test('no --report: the summary counts duplicates and drops all the same', async 
   assert.deepEqual(locs(await readFile(join(cwd, 'out/sitemap.xml'), 'utf8')), ['https://example.com/docs/setup/', 'https://example.com/guide/', 'https://example.com/']);
 });
 
-test('every page dropped: exit 1, nothing published, no report, and the verdicts on standard error say why', async () => {
+test('every page dropped: exit 1, no sitemap published, and the report, whole, says why of each file', async () => {
   const cwd = await siteCopy();
   // No entry fits in 100 bytes with a file's head: each page is dropped (R3), but for the one whose URL came already.
   const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--max-bytes', '100', '--report', 'report.jsonl'], { cwd });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /\nFiles in site: 7 \(0 listed; skipped: 1 duplicate, 5 dropped, 1 not-a-page\)\nsitemapkit: no valid URL to write \(6 records read\); nothing was published\n$/);
+  assert.match(result.stderr, /\nFiles in site: 7 \(0 listed; skipped: 1 duplicate, 5 dropped, 1 not-a-page\)\nEach file's verdict: report\.jsonl\nsitemapkit: no valid URL to write \(6 records read\); nothing was published\n$/);
+  assert.deepEqual((await readdir(cwd)).sort(), ['report.jsonl', 'site']);
+  const report = (await lines(join(cwd, 'report.jsonl'))) as Array<{ path: string; verdict: string; rule?: string }>;
+  assert.deepEqual(report.map((line) => [line.path, line.verdict, line.rule]), [
+    ['docs/setup/index.html', 'dropped', 'R3'],
+    ['docs/setup.html', 'duplicate', undefined],
+    ['gallery.html', 'dropped', 'R3'],
+    ['guide/index.html', 'dropped', 'R3'],
+    ['guide.html', 'dropped', 'R3'],
+    ['index.html', 'dropped', 'R3'],
+    ['style.css', 'not-a-page', undefined],
+  ]);
+});
+
+test('no page listed because every canonical is on another site: the summary names it and the --base-url to give', async () => {
+  const cwd = await tempDir();
+  // A site built for https://example.com/, every page naming its canonical there.
+  for (const page of ['index.html', 'guide/index.html', 'blog/first/index.html']) {
+    const path = page.replace(/index\.html$/, '');
+    await mkdir(join(cwd, 'site', path), { recursive: true });
+    await writeFile(join(cwd, 'site', page), `<!DOCTYPE html><html><head><title>${path}</title><link rel="canonical" href="https://example.com/${path}"></head><body><p>${path}</p></body></html>\n`);
+  }
+  const result = await runCli(['build', '--dir', 'site', '-o', 'out', '--base-url', 'https://staging.example.net/'], { cwd });
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stderr,
+    'Files in site: 3 (0 listed; skipped: 3 canonical-elsewhere)\n' +
+      '3 pages name their canonical on https://example.com, not on --base-url https://staging.example.net/ (the first: blog/first/index.html, canonical https://example.com/blog/first/); if https://example.com is this site, give it as --base-url\n' +
+      'sitemapkit: no valid URL to write (0 records read); nothing was published\n',
+  );
   assert.deepEqual((await readdir(cwd)).sort(), ['site']);
+  // The site's own URL: no hint, every page listed.
+  const right = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE], { cwd });
+  assert.equal(right.code, 0, right.stderr);
+  assert.match(right.stdout, /\nFiles in site: 3 \(3 listed\)\n$/);
+  assert.doesNotMatch(right.stdout + right.stderr, /canonical on/);
 });
 
 test('a report larger than its write buffer, half its pages duplicates: each names its first file, in walk order, the counts add up', { timeout: 60_000 }, async () => {

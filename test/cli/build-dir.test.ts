@@ -185,15 +185,17 @@ test('bad input is one sentence: a missing folder or a file (exit 1), options th
   }
 });
 
-test('a folder with no page to list: exit 1, the verdicts said, no report and nothing published', async () => {
+test('a folder with no page to list: exit 1, the verdicts said, nothing published but the report', async () => {
   const cwd = await tempDir();
   await mkdir(join(cwd, 'site'));
   await writeFile(join(cwd, 'site/index.html'), '<html><head><meta name="robots" content="noindex"></head><body>x</body></html>');
   await writeFile(join(cwd, 'site/404.html'), '<html><body>404</body></html>');
   const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--report', 'report.jsonl'], { cwd });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /Files in site: 2 \(0 listed; skipped: 1 noindex, 1 error-page\)\n/);
-  assert.deepEqual((await readdir(cwd)).sort(), ['site']);
+  assert.match(result.stderr, /Files in site: 2 \(0 listed; skipped: 1 noindex, 1 error-page\)\nEach file's verdict: report\.jsonl\n/);
+  assert.doesNotMatch(result.stderr, /canonical on/);
+  assert.deepEqual((await readdir(cwd)).sort(), ['report.jsonl', 'site']);
+  assert.deepEqual((await readFile(join(cwd, 'report.jsonl'), 'utf8')).trimEnd().split('\n').map((line) => (JSON.parse(line) as { verdict: string }).verdict), ['error-page', 'noindex']);
 });
 
 test('20,000 pages with at most 96 files open (ulimit -n): no EMFILE, every page listed in order', { timeout: 180_000 }, async () => {

@@ -153,15 +153,16 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
 
 async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContext, options: SiteFolderOptions): CommandRun {
   // Loaded here: a build from a file does not load the HTML parser.
-  const { emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
+  const { baseUrlHint, emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const counts = emptyCounts();
+  const notes = {};
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
   let progress: Progress | undefined;
   let published = false;
   try {
     // The bar (cli-progress) is loaded only when shown: on a terminal.
     if (flags.progress && context.progressStream !== undefined) progress = (await import('../progress.ts')).startProgress(context.progressStream, undefined);
-    const output = publish(siteItems(options, counts, report), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), {
+    const output = publish(siteItems(options, counts, report, notes), flags, context, dir, options.root, progress, outputUrl(flags.baseUrl, options.root, resolve(context.cwd, flags.out)), {
       // Read once the writer is done: by then every page it dropped has moved out of `listed`.
       extend: (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }),
       onDropped: settleDrops(counts, report),
@@ -177,7 +178,17 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
       yield next.value;
     }
   } catch (error) {
-    if (!flags.json && isSitemapError(error) && error.summary !== undefined) yield { stderr: formatVerdicts(dir, counts) };
+    // No page to list: every file was judged, so the report is whole, and it is where the user learns why of each.
+    if (isSitemapError(error) && error.code === 'SM_NOTHING_TO_WRITE') {
+      await report?.publish();
+      published = true;
+    }
+    if (!flags.json && isSitemapError(error) && error.summary !== undefined) {
+      yield { stderr: formatVerdicts(dir, counts) };
+      const hint = baseUrlHint(counts, notes, flags.baseUrl);
+      if (hint !== undefined) yield { stderr: hint };
+      if (published && flags.report !== undefined) yield { stderr: `Each file's verdict: ${flags.report}\n` };
+    }
     throw error;
   } finally {
     progress?.stop();
