@@ -29,8 +29,12 @@ export function isHtmlPath(path: string): boolean {
   return HTML.test(path);
 }
 
+/** Names `encodeURIComponent` leaves as they are (most of a built site's). */
+const PLAIN = /^[\w.!~*'()-]*$/;
+
 /** A path segment in a URL: percent-encoded where a URL path needs it, `@`, `:` and sub-delimiters kept. */
 function segment(name: string): string {
+  if (PLAIN.test(name)) return name;
   return encodeURIComponent(name).replace(/%(?:40|3A|24|26|2B|2C|3B|3D)/gi, (e) => decodeURIComponent(e));
 }
 
