@@ -1,6 +1,6 @@
 /**
  * The duplicate filter (R25) in bounded memory: 64-bit fingerprints (`fingerprint`, the one validate
- * uses too) in a cuckoo table of up to 2^18 buckets × 8 slots, 16 MiB however many URLs come. It
+ * uses too) in a cuckoo table of up to 2^18 buckets × 8 slots, at most 16 MiB however many URLs come. It
  * starts at 128 KiB and grows 16-fold (to 2 MiB, then 16 MiB) when a key finds both its buckets full:
  * the first touch of a page of the table is a page fault, and faulting in all 16 MiB cost a
  * 5,000-URL build more than its dedupe; few, large steps keep a 1M-URL run's re-inserts and copies few.
