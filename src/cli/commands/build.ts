@@ -179,9 +179,13 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
     }
   } catch (error) {
     // No page to list: every file was judged, so the report is whole, and it is where the user learns why of each.
-    if (isSitemapError(error) && error.code === 'SM_NOTHING_TO_WRITE') {
-      await report?.publish();
-      published = true;
+    if (isSitemapError(error) && error.code === 'SM_NOTHING_TO_WRITE' && report !== undefined) {
+      try {
+        await report.publish();
+        published = true;
+      } catch {
+        // The run's own failure is the one to tell; the report's temporary file goes below.
+      }
     }
     if (!flags.json && isSitemapError(error) && error.summary !== undefined) {
       yield { stderr: formatVerdicts(dir, counts) };
