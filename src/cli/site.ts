@@ -145,16 +145,16 @@ export function emptyCounts(): VerdictCounts {
   return Object.fromEntries(REPORT_VERDICTS.map((v) => [v, 0])) as VerdictCounts;
 }
 
-/** What the walk noticed beyond the counts: the first page whose canonical is elsewhere (for `baseUrlHint`). */
+/** What the walk noticed beyond the counts: the pages left out for a canonical on another site, by that site's origin (for `baseUrlHint`). */
 export interface FolderNotes {
-  firstElsewhere?: { path: string; canonical: string };
+  elsewhere?: Map<string, { pages: number; path: string; canonical: string }>;
 }
 
 /** The folder's listed pages as source items; every file's verdict counted in `counts` and added to `report`. */
 export async function* siteItems(options: SiteFolderOptions, counts: VerdictCounts, report: VerdictReport | undefined, notes: FolderNotes = {}): AsyncGenerator<SourceItem> {
   for await (const file of readSiteFolder(options)) {
     counts[file.verdict]++;
-    if (file.canonical !== undefined && notes.firstElsewhere === undefined) notes.firstElsewhere = { path: file.path, canonical: file.canonical };
+    if (file.canonical !== undefined) noteElsewhere(notes, file.path, file.canonical);
     if (report !== undefined) {
       await report.add({
         path: file.path,
@@ -183,24 +183,26 @@ export function formatVerdicts(dir: string, counts: VerdictCounts): string {
   return `Files in ${dir}: ${total.toLocaleString('en-US')} (${counts.listed.toLocaleString('en-US')} listed${skipped.length > 0 ? `; skipped: ${skipped.join(', ')}` : ''})\n`;
 }
 
+function noteElsewhere(notes: FolderNotes, path: string, canonical: string): void {
+  const origin = URL.parse(canonical)?.origin;
+  if (origin === undefined || origin === 'null') return;
+  notes.elsewhere ??= new Map();
+  const seen = notes.elsewhere.get(origin);
+  if (seen === undefined) notes.elsewhere.set(origin, { pages: 1, path, canonical });
+  else seen.pages++;
+}
+
 /**
- * When no page was listed and pages name their canonical on another site than `--base-url`'s, the
- * likely mistake (a wrong or staging base URL, http for https) in one line; else nothing.
+ * When more pages were left out for a canonical on one other site than were listed, the likely
+ * mistake (a staging or preview URL as `--base-url`, http for https) in one line; else nothing.
  */
 export function baseUrlHint(counts: VerdictCounts, notes: FolderNotes, baseUrl: string): string | undefined {
-  const first = notes.firstElsewhere;
-  if (counts.listed > 0 || first === undefined) return undefined;
-  let site: string;
-  let given: string;
-  try {
-    site = new URL(first.canonical).origin;
-    given = new URL(baseUrl).origin;
-  } catch {
-    return undefined;
-  }
-  if (site === given || site === 'null') return undefined;
-  const pages = counts['canonical-elsewhere'];
-  return `${pages.toLocaleString('en-US')} page${pages === 1 ? ' names its' : 's name their'} canonical on ${site}, not on --base-url ${baseUrl} (the first: ${first.path}, canonical ${first.canonical}); if ${site} is this site, give it as --base-url\n`;
+  const given = URL.parse(baseUrl)?.origin;
+  let top: { origin: string; pages: number; path: string; canonical: string } | undefined;
+  for (const [origin, seen] of notes.elsewhere ?? []) if (origin !== given && (top === undefined || seen.pages > top.pages)) top = { origin, ...seen };
+  if (top === undefined || top.pages <= counts.listed) return undefined;
+  const pages = `${top.pages.toLocaleString('en-US')} page${top.pages === 1 ? ' was left out as its' : 's were left out as their'}`;
+  return `${pages} canonical is on ${top.origin}, not on --base-url ${baseUrl} (the first: ${top.path}, canonical ${top.canonical}); if ${top.origin} is this site, give it as --base-url\n`;
 }
 
 export { SITE_FINGERPRINT_SCHEME as fingerprintScheme } from '../sources/folder.ts';

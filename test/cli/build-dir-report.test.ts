@@ -113,28 +113,41 @@ test('every page dropped: exit 1, no sitemap published, and the report, whole, s
   ]);
 });
 
-test('no page listed because every canonical is on another site: the summary names it and the --base-url to give', async () => {
+test('pages left out for a canonical on another site than --base-url: the summary names the site to give, when they outnumber the listed', async () => {
   const cwd = await tempDir();
-  // A site built for https://example.com/, every page naming its canonical there.
-  for (const page of ['index.html', 'guide/index.html', 'blog/first/index.html']) {
-    const path = page.replace(/index\.html$/, '');
+  // A site built for https://example.com/: three pages name their canonical there, one names none.
+  const page = async (file: string, canonical: string | undefined): Promise<void> => {
+    const path = file.replace(/index\.html$/, '');
     await mkdir(join(cwd, 'site', path), { recursive: true });
-    await writeFile(join(cwd, 'site', page), `<!DOCTYPE html><html><head><title>${path}</title><link rel="canonical" href="https://example.com/${path}"></head><body><p>${path}</p></body></html>\n`);
-  }
-  const result = await runCli(['build', '--dir', 'site', '-o', 'out', '--base-url', 'https://staging.example.net/'], { cwd });
-  assert.equal(result.code, 1);
-  assert.equal(
-    result.stderr,
-    'Files in site: 3 (0 listed; skipped: 3 canonical-elsewhere)\n' +
-      '3 pages name their canonical on https://example.com, not on --base-url https://staging.example.net/ (the first: blog/first/index.html, canonical https://example.com/blog/first/); if https://example.com is this site, give it as --base-url\n' +
-      'sitemapkit: no valid URL to write (0 records read); nothing was published\n',
-  );
+    const link = canonical === undefined ? '' : `<link rel="canonical" href="${canonical}">`;
+    await writeFile(join(cwd, 'site', file), `<!DOCTYPE html><html><head><title>${path}</title>${link}</head><body><p>${path}</p></body></html>\n`);
+  };
+  for (const file of ['index.html', 'guide/index.html', 'blog/first/index.html']) await page(file, `https://example.com/${file.replace(/index\.html$/, '')}`);
+  const hint = (pages: number): string =>
+    `${pages} pages were left out as their canonical is on https://example.com, not on --base-url https://staging.example.net/ (the first: blog/first/index.html, canonical https://example.com/blog/first/); if https://example.com is this site, give it as --base-url\n`;
+  const staging = ['build', '--dir', 'site', '-o', 'out', '--base-url', 'https://staging.example.net/'];
+  // None listed: the run fails, and says why.
+  const none = await runCli(staging, { cwd });
+  assert.equal(none.code, 1);
+  assert.equal(none.stderr, `Files in site: 3 (0 listed; skipped: 3 canonical-elsewhere)\n${hint(3)}sitemapkit: no valid URL to write (0 records read); nothing was published\n`);
   assert.deepEqual((await readdir(cwd)).sort(), ['site']);
-  // The site's own URL: no hint, every page listed.
+  // Some listed, fewer than those left out: published, and the same hint.
+  await page('about/index.html', undefined);
+  const some = await runCli(staging, { cwd });
+  assert.equal(some.code, 0, some.stderr);
+  assert.match(some.stdout, /\nFiles in site: 4 \(1 listed; skipped: 3 canonical-elsewhere\)\n$/);
+  assert.equal(some.stderr, hint(3));
+  // As many listed as left out: a site may point some pages elsewhere; no hint.
+  await page('contact/index.html', undefined);
+  await page('team/index.html', undefined);
+  const many = await runCli(staging, { cwd });
+  assert.equal(many.code, 0, many.stderr);
+  assert.equal(many.stderr, '');
+  // The site's own URL: every page listed, no hint.
   const right = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE], { cwd });
   assert.equal(right.code, 0, right.stderr);
-  assert.match(right.stdout, /\nFiles in site: 3 \(3 listed\)\n$/);
-  assert.doesNotMatch(right.stdout + right.stderr, /canonical on/);
+  assert.match(right.stdout, /\nFiles in site: 6 \(6 listed\)\n$/);
+  assert.equal(right.stderr, '');
 });
 
 test('a report larger than its write buffer, half its pages duplicates: each names its first file, in walk order, the counts add up', { timeout: 60_000 }, async () => {

@@ -12,6 +12,7 @@ import { defineCommand, type CommandContext, type CommandRun } from '../command.
 import { openFile } from '../files.ts';
 import { EXIT_OK } from '../io.ts';
 import type { Progress } from '../progress.ts';
+import type { FolderNotes } from '../site.ts';
 import { formatSummary, formatFindings } from '../report.ts';
 import { COMMANDS } from './catalog.ts';
 
@@ -155,7 +156,7 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
   // Loaded here: a build from a file does not load the HTML parser.
   const { baseUrlHint, emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const counts = emptyCounts();
-  const notes = {};
+  const notes: FolderNotes = {};
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
   let progress: Progress | undefined;
   let published = false;
@@ -172,7 +173,11 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
       if (next.done === true) {
         await report?.publish();
         published = true;
-        if (!flags.json) yield { stdout: formatVerdicts(dir, counts) };
+        if (!flags.json) {
+          yield { stdout: formatVerdicts(dir, counts) };
+          const hint = baseUrlHint(counts, notes, flags.baseUrl);
+          if (hint !== undefined) yield { stderr: hint };
+        }
         return next.value;
       }
       yield next.value;
