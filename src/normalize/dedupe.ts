@@ -1,9 +1,10 @@
 /**
  * The duplicate filter (R25) in bounded memory: 64-bit fingerprints (`fingerprint`, the one validate
- * uses too) in a cuckoo table of up to 2^18 buckets × 8 slots, at most 16 MiB however many URLs come. It
- * starts at 128 KiB and grows 16-fold (to 2 MiB, then 16 MiB) when a key finds both its buckets full:
- * the first touch of a page of the table is a page fault, and faulting in all 16 MiB cost a
- * 5,000-URL build more than its dedupe; few, large steps keep a 1M-URL run's re-inserts and copies few.
+ * uses too) in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come. Keys go to
+ * its first 2^11 buckets (128 KiB, room for ~8,000 URLs) until a key finds both its buckets full,
+ * then to all: the first touch of a page of the table is a page fault, and faulting in all 16 MiB
+ * cost a 5,000-URL build more than its dedupe. One step, with a copy of 128 KiB: larger steps'
+ * copies (2 MiB) went through malloc's dynamic mmap threshold and cost a 5M-URL run RSS.
  *
  * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
  * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
@@ -20,10 +21,8 @@ const SLOTS_PER_BUCKET = 8;
 /** Each slot is two Uint32 (hi, lo): a bucket is 64 bytes, one cache line. */
 const WORDS_PER_BUCKET = SLOTS_PER_BUCKET * 2;
 const DEFAULT_BUCKETS = 1 << 18;
-/** Buckets a table starts with (fewer when its most is fewer): 128 KiB, room for ~8,000 URLs. */
+/** Buckets in use at first (all when there are fewer). */
 const INITIAL_BUCKETS = 1 << 11;
-/** How many times larger a grown table is (capped at its most). */
-const GROWTH = 16;
 /** How far an insert may push fingerprints around before the table counts as full. */
 const MAX_KICKS = 128;
 
@@ -42,9 +41,10 @@ export class DuplicateFilter {
    * removed without a replacement, so a bucket once full stays full: a key is looked up in its second
    * bucket only when its first is full, and most lookups read one cache line.
    */
-  #table: Uint32Array;
+  readonly #table: Uint32Array;
+  /** The buckets in use, less one: keys go to `[0, #mask]`. */
   #mask: number;
-  /** The most buckets the table grows to. */
+  /** The most buckets the table grows to (its length). */
   readonly #maxBuckets: number;
   #size = 0;
   #forgotten = 0;
@@ -60,9 +60,10 @@ export class DuplicateFilter {
   /** `buckets`: the most the table grows to (a power of two, rounded up). */
   constructor(buckets = DEFAULT_BUCKETS) {
     this.#maxBuckets = 1 << Math.ceil(Math.log2(Math.max(2, buckets)));
-    const count = Math.min(this.#maxBuckets, INITIAL_BUCKETS);
-    this.#table = new Uint32Array(count * WORDS_PER_BUCKET);
-    this.#mask = count - 1;
+    // All of it taken at once, as zeroed pages cost memory only when touched; keys go to its first
+    // buckets until it grows, so a small run touches few pages and a large one never holds two tables.
+    this.#table = new Uint32Array(this.#maxBuckets * WORDS_PER_BUCKET);
+    this.#mask = Math.min(this.#maxBuckets, INITIAL_BUCKETS) - 1;
   }
 
   /** Fingerprints held. */
@@ -97,7 +98,6 @@ export class DuplicateFilter {
     for (let start = 0; start < count; start += FILTER_BATCH) {
       const end = Math.min(count, start + FILTER_BATCH);
       for (let i = start; i < end; i++) fingerprint(keys[i] ?? '', prints, 2 * (i - start));
-      // Read per batch: an add may have grown the table.
       const table = this.#table;
       let touched = this.#touched;
       for (let i = 0; i < end - start; i++) touched ^= table[((prints[2 * i] ?? 0) & this.#mask) * WORDS_PER_BUCKET] ?? 0;
@@ -154,16 +154,17 @@ export class DuplicateFilter {
     }
   }
 
-  /** `GROWTH` times the buckets, at most `#maxBuckets`, every fingerprint put again (each has new homes under the wider mask). */
+  /** Every bucket in use, every fingerprint put again (each has new homes under the wider mask). */
   #grow(): void {
-    const old = this.#table;
-    const count = Math.min(this.#maxBuckets, GROWTH * (this.#mask + 1));
-    this.#table = new Uint32Array(count * WORDS_PER_BUCKET);
-    this.#mask = count - 1;
+    const used = (this.#mask + 1) * WORDS_PER_BUCKET;
+    // A copy of the first buckets, which are then cleared for the wider mask.
+    const held = this.#table.slice(0, used);
+    this.#table.fill(EMPTY, 0, used);
+    this.#mask = this.#maxBuckets - 1;
     this.#size = 0;
-    for (let slot = 0; slot < old.length; slot += 2) {
-      const hi = old[slot] ?? EMPTY;
-      const lo = old[slot + 1] ?? EMPTY;
+    for (let slot = 0; slot < used; slot += 2) {
+      const hi = held[slot] ?? EMPTY;
+      const lo = held[slot + 1] ?? EMPTY;
       if (hi !== EMPTY || lo !== EMPTY) this.#add(hi, lo);
     }
   }

@@ -75,8 +75,8 @@ test('addAll marks the first key that made a full table forget, once', () => {
   assert.equal(check.forgotten, 0);
 });
 
-test('grows from its first 2,048 buckets without losing a fingerprint: addAll across the growths gives what add gives', () => {
-  // 60,000 distinct keys need 7,500+ buckets: the table grows on the way, in the middle of a batch.
+test('grows from its first 2,048 buckets to all without losing a fingerprint: addAll across the growth gives what add gives', () => {
+  // 60,000 distinct keys need 7,500+ buckets: the keys spread to the whole table on the way, in the middle of a batch.
   const keys = Array.from({ length: 90_000 }, (_, i) => `https://example.com/p/${(i * 7) % 60_000}`);
   const one = new DuplicateFilter();
   const expected = keys.map((key) => (one.add(key) ? NEW : SEEN));
