@@ -3,8 +3,8 @@
  * uses too) in a cuckoo table of 2^18 buckets × 8 slots, 16 MiB however many URLs come. Keys go to
  * its first 2^11 buckets (128 KiB, room for ~8,000 URLs) until a key finds both its buckets full,
  * then to all: the first touch of a page of the table is a page fault, and faulting in all 16 MiB
- * cost a 5,000-URL build more than its dedupe. One step, with a copy of 128 KiB: larger steps'
- * copies (2 MiB) went through malloc's dynamic mmap threshold and cost a 5M-URL run RSS.
+ * cost a 5,000-URL build more than its dedupe. One step, with a copy of 128 KiB: a large run holds
+ * one table and no copy of note, as its memory bound is tight.
  *
  * Policy: a URL is dropped only when its fingerprint is in the table, so a URL is never lost to a
  * full filter; the only wrong drop is a 64-bit collision with one of the ≤ 2^21 fingerprints held
