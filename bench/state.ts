@@ -1,10 +1,11 @@
 /**
  * `npm run bench:state`: the state store's targets. 1,000,000 records into a fresh state against the
  * stateless writer (same records, same options, gzip on, each in its own process, taking turns); then
- * the same records again (nothing changed: no file may be written); then 10 changed, 1,000 added and
+ * the same records again (nothing changed: no file may be written), best of as many runs, each on its
+ * own copy of that fresh state so every one is a first rebuild; then 10 changed, 1,000 added and
  * 1,000 removed (only the files those touch). Prints met/MISS for each target; figures go in bench/NOTES.md.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { check, measure, NODE_FLAGS, rate, row, RUNS, type Run } from './measure.ts';
@@ -33,7 +34,14 @@ for (let round = 0; round < RUNS; round++) {
   }
 }
 const dir = kept as string;
-const unchanged = measure('./state-run.ts', ['unchanged', String(RECORDS), dir]) as StateRun;
+const rebuilds: StateRun[] = [];
+for (let round = 0; round < RUNS; round++) {
+  const copy = `${dir}-unchanged`;
+  await cp(dir, copy, { recursive: true, preserveTimestamps: true });
+  rebuilds.push(measure('./state-run.ts', ['unchanged', String(RECORDS), copy]) as StateRun);
+  await rm(copy, { recursive: true, force: true });
+}
+const unchanged = best(rebuilds);
 const churn = measure('./state-run.ts', ['churn', String(RECORDS), dir]) as StateRun;
 await rm(dir, { recursive: true, force: true });
 
@@ -44,7 +52,9 @@ const ratio = rate(ours) / rate(peer);
 console.log(`\nfresh state / stateless writer: ${ratio.toFixed(2)}×`);
 check(ratio >= 0.5, `fresh state ≥ 0.5× the stateless writer's URLs/s (${ratio.toFixed(2)}×)`);
 check(rate(unchanged) >= 300_000, `nothing changed: ≥ 300,000 records/s (${Math.round(rate(unchanged)).toLocaleString('en-US')})`);
-check(unchanged.written === 0 && !unchanged.indexWritten, `nothing changed: no file written (${unchanged.written} sitemap files${unchanged.indexWritten ? ' and the index' : ''})`);
+const rewrote = rebuilds.find((r) => r.written !== 0 || r.indexWritten) ?? unchanged;
+check(rewrote === unchanged && unchanged.written === 0 && !unchanged.indexWritten, `nothing changed: no file written in any of ${RUNS} runs (${rewrote.written} sitemap files${rewrote.indexWritten ? ' and the index' : ''})`);
 check(churn.written <= (churn.bound ?? 0), `10 changed, 1,000 added, 1,000 removed: ${churn.written} files written, at most ${churn.bound} (the files holding them + ⌈1,000 / 50,000⌉ + 1)`);
-const peak = Math.max(...[...stateless, ...fresh, unchanged, churn].map((r) => r.maxRssMiB));
-check(Math.max(ours.maxRssMiB, unchanged.maxRssMiB, churn.maxRssMiB) <= 300, `peak RSS ≤ 300 MiB throughout (state runs ${Math.max(...fresh.map((r) => r.maxRssMiB), unchanged.maxRssMiB, churn.maxRssMiB).toFixed(0)} MiB; all runs ${peak.toFixed(0)} MiB)`);
+const peak = Math.max(...[...stateless, ...fresh, ...rebuilds, churn].map((r) => r.maxRssMiB));
+const statePeak = Math.max(...[...fresh, ...rebuilds, churn].map((r) => r.maxRssMiB));
+check(statePeak <= 300, `peak RSS ≤ 300 MiB throughout (state runs ${statePeak.toFixed(0)} MiB; all runs ${peak.toFixed(0)} MiB)`);
