@@ -22,7 +22,7 @@
  * `sitemap-1`): a run whose files another set's manifest lists refuses before it commits.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { kill, pid } from 'node:process';
@@ -206,6 +206,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
       try {
         const files = [...names, ...[...kept].filter((name) => !names.includes(name))];
         await refuseFilesOfOtherSets(outDir, options.filename, files);
+        await refuseForeignFiles(outDir, options.filename, (await openFolder()).live, files);
         const commit: Commit = { stem: options.filename, files };
         if (options.run !== undefined) commit.run = options.run;
         await writeFile(join(folder, COMMIT_MARKER), JSON.stringify(commit));
@@ -281,6 +282,7 @@ async function openStaging(outDir: string, stem: string, entryPoint: string, onM
   try {
     await makeFolders(outDir, onMade, (parent, level, cause) =>
       new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": the file system at "${parent}" does not allow creating the folder "${level}"`, { cause }));
+    if (!(await stat(outDir)).isDirectory()) throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write to output folder "${outDir}": it is a file, not a folder`);
     await access(outDir, constants.W_OK);
   } catch (cause) {
     if (cause instanceof SitemapError) throw cause;
@@ -301,6 +303,7 @@ async function openStaging(outDir: string, stem: string, entryPoint: string, onM
     await refuseFilesOfOtherSets(outDir, stem, [entryPoint]);
     // Read under the claim and after recovery: no other run changes the set until this one commits.
     live = await readCommit(join(outDir, manifestName(stem)));
+    await refuseForeignFiles(outDir, stem, live, [entryPoint]);
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     ours.delete(name);
@@ -478,6 +481,27 @@ async function refuseFilesOfOtherSets(outDir: string, stem: string, names: reado
         `"${shared[0]}" in "${outDir}" belongs to the "${other}" set published there (${entry}); this run's file names overlap it, so nothing was published. Choose another file name stem (--filename)`,
       );
     }
+  }
+}
+
+/**
+ * Fails when a file of `names` is in the folder but not in the set's manifest: no sitemapkit run
+ * wrote it (another generator's `sitemap.xml`, one written by hand), and files not listed are never replaced.
+ */
+async function refuseForeignFiles(outDir: string, stem: string, live: Commit | undefined, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    if (live?.files.includes(name) === true) continue;
+    let found;
+    try {
+      found = await lstat(join(outDir, name));
+    } catch (error) {
+      if (hasCode(error, 'ENOENT')) continue;
+      throw error;
+    }
+    throw new SitemapError(
+      'SM_OUTPUT_CONFLICT',
+      `"${name}" in "${outDir}" is a ${found.isDirectory() ? 'folder' : 'file'} that sitemapkit did not write (the "${stem}" set's ${manifestName(stem)} does not list it), so nothing was published: remove it, or stop the tool that wrote it from writing it, or choose another file name stem (--filename)`,
+    );
   }
 }
 

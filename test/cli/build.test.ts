@@ -153,6 +153,32 @@ describe('sitemapkit build', () => {
     assert.equal((JSON.parse(result.stdout) as { published: boolean }).published, false);
   });
 
+  test('--out naming a file: one sentence and exit 1, with or without --json; the file is left as it was', async () => {
+    const before = await readFile(join(cwd, 'urls.txt'));
+    const human = await runCli(['build', '-i', 'urls.txt', '-o', 'urls.txt', ...BASE], { cwd });
+    assert.equal(human.code, 1);
+    assert.equal(human.stderr, `sitemapkit: cannot write to output folder "${join(cwd, 'urls.txt')}": it is a file, not a folder\n`);
+    const json = await runCli(['build', '-i', 'urls.txt', '-o', 'urls.txt', ...BASE, '--json'], { cwd });
+    assert.equal(json.code, 1);
+    assert.deepEqual(JSON.parse(json.stdout), { published: false, error: `cannot write to output folder "${join(cwd, 'urls.txt')}": it is a file, not a folder`, code: 'SM_OUTPUT_UNWRITABLE' });
+    assert.deepEqual(await readFile(join(cwd, 'urls.txt')), before);
+  });
+
+  test("a sitemap.xml another tool wrote in --out is not replaced: exit 1, naming it, and the folder is left as it was", async () => {
+    const out = join(cwd, 'out-foreign');
+    await rm(out, { recursive: true, force: true });
+    await cp(new URL('../fixtures/input/', import.meta.url), out, { recursive: true, filter: (from) => !from.endsWith('.csv') });
+    await writeFile(join(out, 'sitemap.xml'), '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"/>');
+    const before = (await readdir(out)).sort();
+    const result = await runCli(['build', '-i', 'urls.txt', '-o', 'out-foreign', ...BASE, '--json'], { cwd });
+    assert.equal(result.code, 1);
+    const { error, code } = JSON.parse(result.stdout) as { error: string; code: string };
+    assert.equal(code, 'SM_OUTPUT_CONFLICT');
+    assert.equal(error, `"sitemap.xml" in "${out}" is a file that sitemapkit did not write (the "sitemap" set's .sitemapkit-sitemap.json does not list it), so nothing was published: remove it, or stop the tool that wrote it from writing it, or choose another file name stem (--filename)`);
+    assert.deepEqual((await readdir(out)).sort(), before);
+    assert.match(await readFile(join(out, 'sitemap.xml'), 'utf8'), /<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9"\/>$/);
+  });
+
   test('nothing valid to write: exit 1 with one sentence', async () => {
     await writeFile(join(cwd, 'bad.txt'), 'mailto:a@example.com\nftp://example.com/\n');
     const result = await runCli(['build', '-i', 'bad.txt', '-o', 'out-bad', ...BASE], { cwd });

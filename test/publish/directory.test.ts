@@ -124,6 +124,52 @@ describe('publishing into a folder', () => {
     assert.equal(await readFile(join(dir, 'sitemap-2024.xml'), 'utf8'), 'hand-made archive sitemap');
   });
 
+  test("a file in the way that no manifest lists (another generator's sitemap.xml) is never replaced: the run is refused before it builds, and nothing changes", async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'sitemap.xml'), 'written by the site generator');
+    let read = 0;
+    function* counted(): Generator<string> {
+      for (const url of urls(200_000)) {
+        read++;
+        yield url;
+      }
+    }
+    await assert.rejects(writeSitemaps(counted(), { outDir: dir, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: `"sitemap.xml" in "${dir}" is a file that sitemapkit did not write (the "sitemap" set's .sitemapkit-sitemap.json does not list it), so nothing was published: remove it, or stop the tool that wrote it from writing it, or choose another file name stem (--filename)`,
+    });
+    assert.ok(read < 100_000, `refused when the first file opened, after ${read} records`);
+    assert.deepEqual(await snapshot(dir), { 'sitemap.xml': Buffer.from('written by the site generator').toString('base64') });
+    // Once it is gone, the set is sitemapkit's: later runs replace what its manifest lists.
+    await rm(join(dir, 'sitemap.xml'));
+    await writeSitemaps(urls(3), { outDir: dir, baseUrl: 'https://example.com/' });
+    await writeSitemaps(urls(4), { outDir: dir, baseUrl: 'https://example.com/' });
+    assert.match(await readFile(join(dir, 'sitemap.xml'), 'utf8'), /example\.com\/a\/3</);
+  });
+
+  test('a child file in the way that no manifest lists is refused at the commit, with the set before it left as it was', async () => {
+    const dir = await tempDir();
+    await writeSitemaps(urls(5), { outDir: dir, baseUrl: 'https://example.com/' });
+    const before = await snapshot(dir);
+    await writeFile(join(dir, 'sitemap-2.xml'), 'hand-made');
+    await assert.rejects(writeSitemaps(urls(25), { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 }), {
+      code: 'SM_OUTPUT_CONFLICT',
+      message: /^"sitemap-2\.xml" in ".*" is a file that sitemapkit did not write/,
+    });
+    assert.deepEqual(await snapshot(dir), { ...before, 'sitemap-2.xml': Buffer.from('hand-made').toString('base64') });
+  });
+
+  test('an output folder that is a file is one clear error', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'urls.txt');
+    await writeFile(file, 'https://example.com/\n');
+    await assert.rejects(writeSitemaps(urls(2), { outDir: file, baseUrl: 'https://example.com/' }), {
+      code: 'SM_OUTPUT_UNWRITABLE',
+      message: `cannot write to output folder "${file}": it is a file, not a folder`,
+    });
+    assert.equal(await readFile(file, 'utf8'), 'https://example.com/\n');
+  });
+
   test('a changed file the live index lists takes its other name (sitemap-1.xml ↔ sitemap-1b.xml); an unchanged one keeps its name, bytes and mtime', async () => {
     const dir = await tempDir();
     const base = { outDir: dir, baseUrl: 'https://example.com/', maxUrlsPerFile: 10 };
@@ -174,9 +220,12 @@ describe('publishing into a folder', () => {
     await writeFile(outside, 'precious');
     const out = join(dir, 'out');
     await writeSitemaps(urls(1), { outDir: out, baseUrl: 'https://example.com/' });
-    await writeFile(join(out, '.sitemapkit-sitemap.json'), JSON.stringify({ stem: 'sitemap', files: ['../keep.txt'] }));
-    await writeSitemaps(urls(2), { outDir: out, baseUrl: 'https://example.com/' });
+    const published = await readFile(join(out, 'sitemap.xml'));
+    // A manifest naming a path outside is no manifest: its set's files are then no run's, and are not replaced either.
+    await writeFile(join(out, '.sitemapkit-sitemap.json'), JSON.stringify({ stem: 'sitemap', files: ['../keep.txt', 'sitemap.xml'] }));
+    await assert.rejects(writeSitemaps(urls(2), { outDir: out, baseUrl: 'https://example.com/' }), { code: 'SM_OUTPUT_CONFLICT' });
     assert.equal(await readFile(outside, 'utf8'), 'precious');
+    assert.deepEqual(await readFile(join(out, 'sitemap.xml')), published);
   });
 
   test('a committed run that died while moving files is rolled forward by the next run', async () => {
@@ -389,7 +438,10 @@ describe('runs sharing a folder', () => {
 
   test('a commit that fails while moving files keeps its staging folder, and the next run rolls it forward', async () => {
     const dir = await tempDir();
-    await mkdir(join(dir, 'sitemap.xml')); // a folder in the way of the entry point
+    await writeSitemaps(urls(1), { outDir: dir, baseUrl: 'https://example.com/' });
+    // A folder in the way of the entry point the manifest lists: the refusal of files no manifest lists lets it through, the move fails.
+    await rm(join(dir, 'sitemap.xml'));
+    await mkdir(join(dir, 'sitemap.xml'));
     await assert.rejects(writeSitemaps(urls(2), { outDir: dir, baseUrl: 'https://example.com/' }), { code: 'SM_OUTPUT_UNWRITABLE', message: /cannot publish into/ });
     const [kept, ...others] = await stagingFolders(dir);
     assert.ok(kept !== undefined && others.length === 0);
