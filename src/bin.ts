@@ -30,7 +30,8 @@ function stdin(): CliIo['stdin'] {
   });
 }
 
-const exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+const debug = process.env['SITEMAPKIT_DEBUG'] !== undefined && process.env['SITEMAPKIT_DEBUG'] !== '' && process.env['SITEMAPKIT_DEBUG'] !== '0';
+const exitCode = await run(process.argv.slice(2), { stdin: stdin(), stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), debug });
 // The reader of standard output left (`sitemapkit parse … | head`): stop at once, as a Unix tool killed by SIGPIPE does, with its status; work
 // still under way (a discovery's fetches) is not waited for. Not success: `set -o pipefail` scripts see a run cut short as with any other tool.
 if (exitCode === EXIT_SIGPIPE) process.exit(exitCode);

@@ -7,6 +7,8 @@ export interface CliIo {
   cwd: string;
   /** Clock for checks that depend on today (news age). */
   now?: () => number;
+  /** Print the stack of a failure that is a bug rather than one sentence alone (`SITEMAPKIT_DEBUG=1`). */
+  debug?: boolean;
 }
 
 /** Done (findings allowed). */

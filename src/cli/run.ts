@@ -90,6 +90,16 @@ async function parseCommandLine(argv: readonly string[], printed: Printed[]): Pr
   return invocation ?? EXIT_OK;
 }
 
+/** A failure no command turned into a SitemapError, as one: the system's (a full disk, an I/O error) as it says, any other as a bug to report. */
+function unexpected(error: unknown, debug: boolean): { code: 'SM_UNEXPECTED'; message: string } {
+  const stack = debug ? '' : '; SITEMAPKIT_DEBUG=1 prints where it came from';
+  if (!(error instanceof Error)) return { code: 'SM_UNEXPECTED', message: `unexpected failure, a bug in sitemapkit: ${String(error)} (please report it with the command that caused it${stack})` };
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  const said = typeof code === 'string' && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
+  if (typeof syscall === 'string') return { code: 'SM_UNEXPECTED', message: `the system failed an operation: ${said}${debug ? '' : ' (SITEMAPKIT_DEBUG=1 prints where it came from)'}` };
+  return { code: 'SM_UNEXPECTED', message: `unexpected failure, a bug in sitemapkit: ${said} (please report it with the command that caused it${stack})` };
+}
+
 /** `--json` among the options, before a `--` that ends them. */
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
@@ -118,11 +128,13 @@ async function execute({ definition, operands, flags }: Invocation, io: CliIo, p
       printedOut ||= 'stdout' in next.value && next.value.stdout !== '';
       if (!(await print(next.value))) return EXIT_SIGPIPE;
     }
-  } catch (error) {
-    if (!isSitemapError(error)) throw error;
+  } catch (caught) {
+    // Anything else is a bug: still one sentence (and one JSON object), not a crash, with the stack on request.
+    const error = isSitemapError(caught) ? caught : unexpected(caught, io.debug === true);
     const json = { stdout: `${JSON.stringify({ ...definition.jsonFailure, error: error.message, code: error.code })}\n` };
     if (flags['json'] === true && !printedOut && !(await print(json))) return EXIT_SIGPIPE;
     if (!(await print({ stderr: `sitemapkit: ${error.message}\n` }))) return EXIT_SIGPIPE;
+    if (io.debug === true && !isSitemapError(caught) && !(await print({ stderr: `${caught instanceof Error ? caught.stack : String(caught)}\n` }))) return EXIT_SIGPIPE;
     return error.code === 'SM_BAD_BASE_URL' || error.code === 'SM_BAD_OPTION' ? EXIT_USAGE : EXIT_FINDINGS;
   } finally {
     // A command stopped part way (its reader left, a write failed) still closes what it opened; one that ended is left as it is.

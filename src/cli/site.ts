@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SitemapError } from '../errors.ts';
 import type { Diagnostic } from '../model/diagnostic.ts';
@@ -51,11 +51,13 @@ export class VerdictReport {
 
   static async open(path: string, label: string): Promise<VerdictReport> {
     const temp = tempName(path);
+    // Found now, not when the report is renamed into place after the sitemaps are published.
+    if (await stat(path).then((found) => found.isDirectory(), () => false)) throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write report "${label}": it is a folder; give a file's path`);
     try {
       return new VerdictReport(path, temp, await open(temp, 'wx'));
     } catch (cause) {
       const code = (cause as { code?: unknown }).code;
-      const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (cause as Error).message;
+      const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOTDIR' ? 'a file is in the way where a folder is needed' : (cause as Error).message;
       throw new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write report "${label}": ${why}`, { cause });
     }
   }
@@ -145,7 +147,7 @@ export function emptyCounts(): VerdictCounts {
   return Object.fromEntries(REPORT_VERDICTS.map((v) => [v, 0])) as VerdictCounts;
 }
 
-/** What the walk noticed beyond the counts: the pages left out for a canonical on another site, by that site's origin (for `baseUrlHint`). */
+/** What the walk noticed beyond the counts: the pages left out for a canonical on another site, by that site's origin (for `folderHint`). */
 export interface FolderNotes {
   elsewhere?: Map<string, { pages: number; path: string; canonical: string }>;
 }
@@ -193,10 +195,14 @@ function noteElsewhere(notes: FolderNotes, path: string, canonical: string): voi
 }
 
 /**
- * When more pages were left out for a canonical on one other site than were listed, the likely
- * mistake (a staging or preview URL as `--base-url`, http for https) in one line; else nothing.
+ * The likely mistake behind a folder's outcome, in one line; else nothing. No page at all: `--dir`
+ * names the site's sources, not its build. More pages left out for a canonical on one other site
+ * than listed: a staging or preview URL as `--base-url`, or http for https.
  */
-export function baseUrlHint(counts: VerdictCounts, notes: FolderNotes, baseUrl: string): string | undefined {
+export function folderHint(counts: VerdictCounts, notes: FolderNotes, baseUrl: string, dir: string): string | undefined {
+  const files = Object.values(counts).reduce((a, b) => a + b, 0);
+  if (files === 0) return `${dir} holds no file to list: give --dir the folder your site is built into (dist, _site, public, build, out…)\n`;
+  if (counts['not-a-page'] === files) return `${dir} holds no HTML page (.html, .htm): give --dir the folder your site is built into (dist, _site, public, build, out…), not its sources\n`;
   const given = URL.parse(baseUrl)?.origin;
   let top: { origin: string; pages: number; path: string; canonical: string } | undefined;
   for (const [origin, seen] of notes.elsewhere ?? []) if (origin !== given && (top === undefined || seen.pages > top.pages)) top = { origin, ...seen };

@@ -110,7 +110,9 @@ export async function openSqliteState(path: string): Promise<SqliteStateStore> {
     if (!info.isFile()) throw new SitemapError('SM_STATE_UNREADABLE', `state "${path}" is not a file`);
   } catch (error) {
     if (error instanceof SitemapError) throw error;
-    if ((error as { code?: unknown }).code !== 'ENOENT') throw new SitemapError('SM_STATE_UNREADABLE', `cannot open state "${path}": ${(error as Error).message}`, { cause: error });
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOTDIR') throw new SitemapError('SM_STATE_UNREADABLE', `cannot open state "${path}": a file is in the way where a folder is needed`, { cause: error });
+    if (code !== 'ENOENT') throw new SitemapError('SM_STATE_UNREADABLE', `cannot open state "${path}": ${(error as Error).message}`, { cause: error });
     const folder = dirname(path);
     try {
       // A missing folder is made, as --out's is (`--state .sitemapkit/state.db` in a fresh checkout).

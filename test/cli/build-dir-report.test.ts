@@ -99,7 +99,7 @@ test('every page dropped: exit 1, no sitemap published, and the report, whole, s
   // No entry fits in 100 bytes with a file's head: each page is dropped (R3), but for the one whose URL came already.
   const result = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--max-bytes', '100', '--report', 'report.jsonl'], { cwd });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /\nFiles in site: 7 \(0 listed; skipped: 1 duplicate, 5 dropped, 1 not-a-page\)\nEach file's verdict: report\.jsonl\nsitemapkit: no valid URL to write \(6 records read\); nothing was published\n$/);
+  assert.match(result.stderr, /\nFiles in site: 7 \(0 listed; skipped: 1 duplicate, 5 dropped, 1 not-a-page\)\nEach file's verdict: report\.jsonl\nsitemapkit: no page of site can be listed; nothing was published\n$/);
   assert.deepEqual((await readdir(cwd)).sort(), ['report.jsonl', 'site']);
   const report = (await lines(join(cwd, 'report.jsonl'))) as Array<{ path: string; verdict: string; rule?: string }>;
   assert.deepEqual(report.map((line) => [line.path, line.verdict, line.rule]), [
@@ -129,7 +129,7 @@ test('pages left out for a canonical on another site than --base-url: the summar
   // None listed: the run fails, and says why.
   const none = await runCli(staging, { cwd });
   assert.equal(none.code, 1);
-  assert.equal(none.stderr, `Files in site: 3 (0 listed; skipped: 3 canonical-elsewhere)\n${hint(3)}sitemapkit: no valid URL to write (0 records read); nothing was published\n`);
+  assert.equal(none.stderr, `Files in site: 3 (0 listed; skipped: 3 canonical-elsewhere)\n${hint(3)}sitemapkit: no page of site can be listed; nothing was published\n`);
   assert.deepEqual((await readdir(cwd)).sort(), ['site']);
   // Some listed, fewer than those left out: published, and the same hint.
   await page('about/index.html', undefined);
@@ -176,4 +176,41 @@ test('a report larger than its write buffer, half its pages duplicates: each nam
     ];
   }).flat());
   assert.deepEqual((await readdir(cwd)).sort(), ['out', 'report.jsonl', 'site']);
+});
+
+test('a folder with no HTML page (the sources, not the build) or no file: the summary says which folder --dir wants, with or without --json', async () => {
+  const cwd = await tempDir();
+  await mkdir(join(cwd, 'src'));
+  await writeFile(join(cwd, 'src', 'index.md'), '# Home\n');
+  await writeFile(join(cwd, 'src', 'app.js'), 'export {};\n');
+  await mkdir(join(cwd, 'empty'));
+  const sources = await runCli(['build', '--dir', 'src', '-o', 'out', ...BASE], { cwd });
+  assert.equal(sources.code, 1);
+  assert.equal(
+    sources.stderr,
+    'Files in src: 2 (0 listed; skipped: 2 not-a-page)\nsrc holds no HTML page (.html, .htm): give --dir the folder your site is built into (dist, _site, public, build, out…), not its sources\nsitemapkit: no page of src can be listed; nothing was published\n',
+  );
+  const json = await runCli(['build', '--dir', 'src', '-o', 'out', ...BASE, '--json'], { cwd });
+  assert.equal(json.code, 1);
+  assert.deepEqual(JSON.parse(json.stdout) as unknown, {
+    published: false, files: [], urls: 0, records: 0, dropped: 0, duplicates: 0, diagnostics: [], counts: {},
+    folder: { files: 2, verdicts: { listed: 0, duplicate: 0, dropped: 0, noindex: 0, 'canonical-elsewhere': 0, redirect: 0, 'error-page': 0, excluded: 0, 'not-a-page': 2 } },
+    error: 'no page of src can be listed; nothing was published', code: 'SM_NOTHING_TO_WRITE',
+  });
+  const empty = await runCli(['build', '--dir', 'empty', '-o', 'out', ...BASE], { cwd });
+  assert.equal(empty.code, 1);
+  assert.equal(empty.stderr, 'Files in empty: 0 (0 listed)\nempty holds no file to list: give --dir the folder your site is built into (dist, _site, public, build, out…)\nsitemapkit: no page of empty can be listed; nothing was published\n');
+  assert.deepEqual((await readdir(cwd)).sort(), ['empty', 'src']);
+});
+
+test('--report naming a folder, or under a file, is refused before anything is read or published', async () => {
+  const cwd = await siteCopy();
+  await writeFile(join(cwd, 'notes.txt'), 'a file\n');
+  const folder = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--report', 'site'], { cwd });
+  assert.equal(folder.code, 1);
+  assert.equal(folder.stderr, 'sitemapkit: cannot write report "site": it is a folder; give a file\'s path\n');
+  const under = await runCli(['build', '--dir', 'site', '-o', 'out', ...BASE, '--report', 'notes.txt/report.jsonl'], { cwd });
+  assert.equal(under.code, 1);
+  assert.equal(under.stderr, 'sitemapkit: cannot write report "notes.txt/report.jsonl": a file is in the way where a folder is needed\n');
+  assert.deepEqual((await readdir(cwd)).sort(), ['notes.txt', 'site']);
 });

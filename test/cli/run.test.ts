@@ -71,11 +71,24 @@ test('the reader of standard output leaving (EPIPE) stops the command with 141, 
   assert.equal(chunks.length, 2);
 });
 
-test('any other failure of standard output is not taken for a reader that left: run rejects with it', async () => {
+test('any other failure of standard output is not taken for a reader that left: one sentence on standard error, exit 1', async () => {
   const file = join(dir, 'small.xml');
   writeFileSync(file, urlset(pages('https://a.example', 3)));
-  const { stream } = stdoutFailingAfter(0, Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC' }));
-  await assert.rejects(run(['parse', file], io(stream)), { code: 'ENOSPC' });
+  const { stream } = stdoutFailingAfter(0, Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }));
+  const cli = io(stream);
+  assert.equal(await run(['parse', file], cli), 1);
+  assert.equal(cli.stderrText(), 'sitemapkit: the system failed an operation: ENOSPC: no space left on device, write (SITEMAPKIT_DEBUG=1 prints where it came from)\n');
+});
+
+test('a failure no command expected is one sentence asking for a report, not a crash; with debug, its stack follows', async () => {
+  const file = join(dir, 'small.xml');
+  writeFileSync(file, urlset(pages('https://a.example', 3)));
+  const quiet = io(stdoutFailingAfter(0, new Error('stream broke')).stream);
+  assert.equal(await run(['parse', file], quiet), 1);
+  assert.equal(quiet.stderrText(), 'sitemapkit: unexpected failure, a bug in sitemapkit: stream broke (please report it with the command that caused it; SITEMAPKIT_DEBUG=1 prints where it came from)\n');
+  const debug = { ...io(stdoutFailingAfter(0, new Error('stream broke')).stream), debug: true };
+  assert.equal(await run(['parse', file], debug), 1);
+  assert.match(debug.stderrText(), /^sitemapkit: unexpected failure, a bug in sitemapkit: stream broke \(please report it with the command that caused it\)\nError: stream broke\n {4}at /);
 });
 
 test('discover --urls hands page URLs over in blocks as they are read, waiting for a slow reader, all of them in order', async () => {

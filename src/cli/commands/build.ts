@@ -154,7 +154,7 @@ async function* buildFromFolder(flags: BuildFlags, dir: string, context: Command
 
 async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContext, options: SiteFolderOptions): CommandRun {
   // Loaded here: a build from a file does not load the HTML parser.
-  const { baseUrlHint, emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
+  const { folderHint, emptyCounts, formatVerdicts, settleDrops, siteItems, VerdictReport, fingerprintScheme } = await import('../site.ts');
   const counts = emptyCounts();
   const notes: FolderNotes = {};
   const report = flags.report === undefined ? undefined : await VerdictReport.open(resolve(context.cwd, flags.report), flags.report);
@@ -168,6 +168,9 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
       extend: (json) => ({ ...json, folder: { files: Object.values(counts).reduce((a, b) => a + b, 0), verdicts: counts } }),
       onDropped: settleDrops(counts, report),
       fingerprintScheme,
+      // The writer counts records; a folder's user knows pages.
+      restate: (error) =>
+        error.code === 'SM_NOTHING_TO_WRITE' && counts.listed === 0 ? new SitemapError(error.code, `no page of ${dir} can be listed; nothing was published`, { cause: error, ...(error.summary === undefined ? {} : { summary: error.summary }) }) : error,
     });
     for (let next = await output.next(); ; next = await output.next()) {
       if (next.done === true) {
@@ -175,7 +178,7 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
         published = true;
         if (!flags.json) {
           yield { stdout: formatVerdicts(dir, counts) };
-          const hint = baseUrlHint(counts, notes, flags.baseUrl);
+          const hint = folderHint(counts, notes, flags.baseUrl, dir);
           if (hint !== undefined) yield { stderr: hint };
         }
         return next.value;
@@ -194,7 +197,7 @@ async function* siteBuild(flags: BuildFlags, dir: string, context: CommandContex
     }
     if (!flags.json && isSitemapError(error) && error.summary !== undefined) {
       yield { stderr: formatVerdicts(dir, counts) };
-      const hint = baseUrlHint(counts, notes, flags.baseUrl);
+      const hint = folderHint(counts, notes, flags.baseUrl, dir);
       if (hint !== undefined) yield { stderr: hint };
       if (published && flags.report !== undefined) yield { stderr: `Each file's verdict: ${flags.report}\n` };
     }
@@ -220,6 +223,8 @@ interface PublishExtras {
   extend?: (json: Record<string, unknown>) => Record<string, unknown>;
   onDropped?: WriteSitemapsOptions['onDropped'];
   fingerprintScheme?: string;
+  /** The writer's failure in the source's terms. */
+  restate?: (error: SitemapError) => SitemapError;
 }
 
 /** Writes the items into the output folder (served at `baseUrl`) and hands back the summary to print. */
@@ -263,8 +268,9 @@ async function* publish(
   let summary: BuildSummary;
   try {
     summary = await writeSourceItems(items, options);
-  } catch (error) {
+  } catch (thrown) {
     progress?.stop();
+    const error = isSitemapError(thrown) ? (extras.restate?.(thrown) ?? thrown) : thrown;
     if (!isSitemapError(error) || error.summary === undefined) throw error;
     // What was found, then the failure (one sentence on standard error, from the runner).
     if (flags.json) yield { stdout: `${JSON.stringify({ ...extend(jsonReport(error.summary, false)), error: error.message, code: error.code })}\n` };
