@@ -12,14 +12,17 @@ const INDENT = ' '.repeat(23);
 
 export function formatSummary(summary: BuildSummary, outDir: string): string {
   const n = (x: number): string => x.toLocaleString('en-US');
-  let text = `Published ${plural(summary.files.length, 'file')} in ${outDir}: ${plural(summary.urls, 'URL')} from ${plural(summary.records, 'record')}`;
+  // A file that held its bytes already was left as it was: a run that changed nothing says so.
+  const kept = summary.files.filter((file) => file.unchanged === true).length;
+  const as = kept === 0 ? '' : kept === summary.files.length ? ` (${kept === 1 ? 'it was' : 'all were'} there already, unchanged)` : ` (${n(summary.files.length - kept)} written, ${n(kept)} unchanged)`;
+  let text = `Published ${plural(summary.files.length, 'file')} in ${outDir}${as}: ${plural(summary.urls, 'URL')} from ${plural(summary.records, 'record')}`;
   text += summary.dropped > 0 ? ` (${n(summary.dropped)} dropped${summary.duplicates > 0 ? `, ${n(summary.duplicates)} of them duplicates` : ''})\n` : '\n';
   const files = summary.files;
   const shown = files.length <= FILES_SHOWN ? files : [...files.slice(0, FILES_SHOWN - 2), ...files.slice(-2)];
   const width = Math.max(...shown.map((f) => f.name.length));
   for (const [i, file] of shown.entries()) {
     if (files.length > FILES_SHOWN && i === FILES_SHOWN - 2) text += `  … ${files.length - FILES_SHOWN + 2} more\n`;
-    text += `  ${file.name.padEnd(width)}  ${describeFile(file)}\n`;
+    text += `  ${file.name.padEnd(width)}  ${describeFile(file)}${file.unchanged === true ? '  unchanged' : ''}\n`;
   }
   const state = summary.state;
   if (state !== undefined) {

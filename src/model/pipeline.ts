@@ -78,6 +78,8 @@ export interface WrittenFile {
   bytes: number;
   /** Size on disk when gzipped. */
   compressedBytes?: number;
+  /** The published file held these bytes already: it was left as it was (name, bytes and modification time). */
+  unchanged?: boolean;
 }
 
 export interface BuildSummary {
@@ -143,7 +145,8 @@ export interface SitemapFileWriter {
   write(chunk: Uint8Array): Promise<void> | undefined;
   /**
    * Stages the file `name`: `head`, the chunks written, then `tail`. `name` in the answer is the name
-   * it is published under, when the sink chose another (a changed file the live index lists).
+   * it is published under, when the sink chose another (a changed file the live index lists);
+   * `unchanged` when the file published under it holds these bytes already and is left as it is.
    */
-  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number; name?: string }>;
+  finish(name: string, head: Uint8Array, tail: Uint8Array): Promise<{ compressedBytes?: number; name?: string; unchanged?: boolean }>;
 }

@@ -144,12 +144,13 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
   const fail = (name: string, cause: unknown): SitemapError =>
     new SitemapError('SM_OUTPUT_UNWRITABLE', `cannot write "${join(outDir, name)}": ${describeFsError(cause)}`, { cause });
   const compressing = new Set<StreamingGzip>();
-  /** Stages a finished file under the name it is published as (`placeFile`), unless it is published as it is already; returns that name. */
-  const publish = async (name: string, folder: string, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<string> => {
+  /** Stages a finished file under the name it is published as (`placeFile`), unless it is published as it is already; returns that name, and whether it was. */
+  const publish = async (name: string, folder: string, live: Commit | undefined, bytes: readonly Uint8Array[]): Promise<{ name: string; unchanged?: true }> => {
     const placed = await placeFile(outDir, name, name === entryPoint, live, bytes);
     stagedNames.add(placed.name);
-    if (!placed.unchanged) await writeChunks(join(folder, placed.name), bytes);
-    return placed.name;
+    if (placed.unchanged) return { name: placed.name, unchanged: true };
+    await writeChunks(join(folder, placed.name), bytes);
+    return { name: placed.name };
   };
 
   return {
@@ -166,7 +167,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
             stage(name);
             const { folder, live } = await openFolder();
             try {
-              return { name: await publish(name, folder, live, [head, ...chunks, tail]) };
+              return await publish(name, folder, live, [head, ...chunks, tail]);
             } catch (cause) {
               throw fail(name, cause);
             }
@@ -184,7 +185,7 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
           try {
             const file = await gzip.finish(head, tail);
             compressing.delete(gzip);
-            return { compressedBytes: file.reduce((n, part) => n + part.length, 0), name: await publish(name, folder, live, file) };
+            return { compressedBytes: file.reduce((n, part) => n + part.length, 0), ...(await publish(name, folder, live, file)) };
           } catch (cause) {
             throw fail(name, cause);
           }

@@ -51,7 +51,7 @@ interface StagedFile {
   slot: number;
   name: string;
   part: SitemapPart;
-  written: Promise<{ compressedBytes?: number; name?: string }>;
+  written: Promise<{ compressedBytes?: number; name?: string; unchanged?: boolean }>;
 }
 
 /** A file of the set by slot, under the name it is published as. */
@@ -146,7 +146,7 @@ export class FileSet implements OpenFiles {
       await this.#stage(this.#childName(held.slot), held);
     }
     this.#list(name, part);
-    this.#staged.push({ slot, name, part, written: Promise.resolve({ name }) });
+    this.#staged.push({ slot, name, part, written: Promise.resolve({ name, unchanged: true }) });
     return true;
   }
 
@@ -210,9 +210,10 @@ export class FileSet implements OpenFiles {
     const index: SitemapIndexEntry[] = children.map(({ file, part }) => indexEntry(file.name, part, base));
     const xml = serializeSitemapIndex(index, stylesheet);
     if (utf8Length(xml) > this.#options.limits.maxBytes) throw this.#indexTooLarge(index.length);
-    const { compressedBytes } = await this.#sink.create({ gzip: gzipIndex }).finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
+    const { compressedBytes, unchanged } = await this.#sink.create({ gzip: gzipIndex }).finish(entryPoint, new TextEncoder().encode(xml), new Uint8Array(0));
     const file: WrittenFile = { name: entryPoint, url: new URL(entryPoint, base).href, kind: 'index', entries: index.length, bytes: utf8Length(xml) };
     if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
+    if (unchanged === true) file.unchanged = true;
     files.push(file);
     return files;
   }
@@ -255,9 +256,10 @@ export class FileSet implements OpenFiles {
     const files: { file: WrittenFile; part: SitemapPart }[] = [];
     this.#published = [];
     for (const { slot, name: asked, part, written } of this.#staged) {
-      const { compressedBytes, name = asked } = await written;
+      const { compressedBytes, name = asked, unchanged } = await written;
       const file: WrittenFile = { name, url: new URL(name, this.#options.base).href, kind: 'urlset', entries: part.urls, bytes: part.bytes };
       if (compressedBytes !== undefined) file.compressedBytes = compressedBytes;
+      if (unchanged === true) file.unchanged = true;
       files.push({ file, part });
       this.#published.push({ slot, name, part });
     }

@@ -183,6 +183,7 @@ describe('publishing into a folder', () => {
     const changed = [...urls(10, 'b'), ...urls(30).slice(10), ...urls(5, 'c')];
     const summary = await writeSitemaps(changed, base);
     assert.deepEqual(summary.files.map((f) => f.name), ['sitemap-1b.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
+    assert.deepEqual(summary.files.map((f) => f.unchanged === true), [false, true, true, false, false]);
     assert.deepEqual(await index(), ['https://example.com/sitemap-1b.xml', 'https://example.com/sitemap-2.xml', 'https://example.com/sitemap-3.xml', 'https://example.com/sitemap-4.xml']);
     assert.deepEqual((await readdir(dir)).sort(), ['.sitemapkit-sitemap.json', 'sitemap-1b.xml', 'sitemap-2.xml', 'sitemap-3.xml', 'sitemap-4.xml', 'sitemap.xml']);
     assert.deepEqual(await readFile(join(dir, 'sitemap-2.xml')), second);
@@ -193,7 +194,8 @@ describe('publishing into a folder', () => {
     assert.deepEqual(await index(), ['https://example.com/sitemap-1.xml', 'https://example.com/sitemap-2.xml', 'https://example.com/sitemap-3.xml']);
     const published = await snapshot(dir);
     for (const name of ['sitemap.xml', 'sitemap-1.xml', 'sitemap-3.xml']) await utimes(join(dir, name), longAgo, longAgo);
-    await writeSitemaps(urls(30), base);
+    const again = await writeSitemaps(urls(30), base);
+    assert.deepEqual(again.files.map((f) => [f.name, f.unchanged]), [['sitemap-1.xml', true], ['sitemap-2.xml', true], ['sitemap-3.xml', true], ['sitemap.xml', true]]);
     assert.deepEqual(await snapshot(dir), published);
     for (const name of ['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml', 'sitemap-3.xml']) assert.equal((await stat(join(dir, name))).mtimeMs, longAgo.getTime(), name);
 

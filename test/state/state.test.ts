@@ -61,6 +61,9 @@ test('two runs: only the edited and the added URL get a lastmod (the second run\
   const second = await runCli(BUILD, { cwd, now: T2 });
   assert.equal(second.code, 0, second.stderr);
   assert.match(second.stdout, /State run 2: 1 added, 1 changed, 1 removed, 33 unchanged; 3 sitemap files written, 1 kept as published/);
+  // The summary's header and lines say which files were left as they were (the index lists new names: it is written).
+  assert.match(second.stdout, /^Published 5 files in out \(4 written, 1 unchanged\): 35 URLs from 35 records\n {2}sitemap-1\.xml {3}10 URLs {18}[\d.]+ KiB {2}unchanged\n {2}sitemap-2b\.xml {2}10 URLs {18}[\d.]+ KiB\n/);
+  assert.match(second.stdout, /\n {2}sitemap\.xml {5}index of 4 sitemaps {6}\d+ B\n/);
   const after = await listing(out);
   // Changed children take their alternate names; file 1 is kept as it was, bytes and mtime.
   assert.deepEqual([...after.keys()], ['sitemap-1.xml', 'sitemap-2b.xml', 'sitemap-3b.xml', 'sitemap-4b.xml', 'sitemap.xml']);
@@ -97,6 +100,7 @@ test('two runs: only the edited and the added URL get a lastmod (the second run\
   const third = await runCli(BUILD, { cwd, now: T3 });
   assert.equal(third.code, 0, third.stderr);
   assert.match(third.stdout, /State run 3: 0 added, 0 changed, 0 removed, 35 unchanged; 0 sitemap files written, 4 kept as published/);
+  assert.match(third.stdout, /^Published 5 files in out \(all were there already, unchanged\): 35 URLs from 35 records\n/);
   assert.deepEqual(await listing(out), after);
   const none = await runCli(['changes', '--state', 'state.db', '--json'], { cwd });
   assert.deepEqual(JSON.parse(none.stdout), { added: [], changed: [], removed: [] });
