@@ -77,7 +77,8 @@ describe('sitemapkit build', () => {
     assert.deepEqual([report['records'], report['dropped'], report['urls']], [4, 0, 4]);
     assert.deepEqual(report['diagnostics'], [{ rule: 'INPUT', level: 'warn', message: 'CSV columns ignored: title', line: 1, file: 'extra-columns.csv' }]);
     const human = await runCli(['build', '-i', 'extra-columns.csv', '-o', 'out-extra', '--base-url', 'https://shop.example.com/'], { cwd });
-    assert.match(human.stdout, /^Published 1 file in out-extra: 4 URLs from 4 records\n/);
+    // The same records into the same folder: its file is left as it was, and the summary says so.
+    assert.match(human.stdout, /^Published 1 file in out-extra \(it was there already, unchanged\): 4 URLs from 4 records\n {2}sitemap\.xml {2}4 URLs {19}\d+ B {2}unchanged\n/);
   });
 
   test('JSON Lines records may name their URL url, as CSV columns may; loc wins over url', async () => {
@@ -114,8 +115,9 @@ describe('sitemapkit build', () => {
     const result = await runCli(['build', '-i', 'urls.txt.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual((JSON.parse(result.stdout) as { urls: number; records: number }).urls, 3);
-    const jsonl = await runCli(['build', '-i', 'records.jsonl.gz', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
-    const plain = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-gz-input', ...BASE, '--json'], { cwd });
+    // Each into a folder of its own, so neither finds the other's file there already (it would be `unchanged`).
+    const jsonl = await runCli(['build', '-i', 'records.jsonl.gz', '-o', 'out-gz-jsonl', ...BASE, '--json'], { cwd });
+    const plain = await runCli(['build', '-i', 'records.jsonl', '-o', 'out-gz-plain', ...BASE, '--json'], { cwd });
     assert.equal(jsonl.code, 0, jsonl.stderr);
     const report = (text: string) => {
       const { diagnostics, ...rest } = JSON.parse(text) as { diagnostics: { file: string }[] };
