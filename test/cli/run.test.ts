@@ -114,3 +114,33 @@ test('discover --urls hands page URLs over in blocks as they are read, waiting f
     await server.close();
   }
 });
+
+test('discover --urls from sitemaps read at once, each filling blocks, into a slow reader: every URL is printed once, and the run ends', async () => {
+  const children = 12;
+  const each = 4_000;
+  let requests = 0;
+  const server = await startServer((request, response, origin) => {
+    requests++;
+    if (request.url === '/sitemap.xml') {
+      const list = Array.from({ length: children }, (_, i) => `<sitemap><loc>${origin}/s/${i}.xml</loc></sitemap>`).join('');
+      return void response.writeHead(200).end(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${list}</sitemapindex>`);
+    }
+    const child = /^\/s\/(\d+)\.xml$/.exec(request.url ?? '')?.[1];
+    if (child !== undefined) return void response.writeHead(200).end(urlset(pages(`${origin}/${child}`, each)));
+    response.writeHead(404).end();
+  });
+  try {
+    const { stream, chunks } = stdoutFailingAfter(Infinity, new Error('unused'));
+    const cli = io(stream);
+    assert.equal(await run(['discover', server.origin, '--urls', '--concurrency', '4'], cli), 0);
+    const printed = chunks.join('').split('\n').slice(0, -1);
+    const expected = Array.from({ length: children }, (_, i) => pages(`${server.origin}/${i}`, each)).flat();
+    assert.equal(printed.length, expected.length);
+    assert.deepEqual(new Set(printed), new Set(expected));
+    // Blocks are whole lines, and each child's URLs keep their order.
+    for (let i = 0; i < children; i++) assert.deepEqual(printed.filter((url) => url.startsWith(`${server.origin}/${i}/`)), pages(`${server.origin}/${i}`, each));
+    assert.ok(requests <= children + 10, `${requests} requests`); // the index, robots.txt and the well-known paths besides
+  } finally {
+    await server.close();
+  }
+});

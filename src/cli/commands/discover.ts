@@ -107,19 +107,19 @@ function csvField(value: string): string {
  */
 class Blocks {
   #block = '';
-  #full: string | undefined;
-  /** Resolves the callback's wait once its full block was printed. */
-  #printed: (() => void) | undefined;
+  /** Full blocks not yet printed, in order, each with the wait of the callback that filled it: several sitemaps are read at once, and each may fill one. */
+  readonly #full: { text: string; printed: () => void }[] = [];
   /** Wakes `until` when a block is full or the work ended. */
   #wake: (() => void) | undefined;
 
   line(text: string): Promise<void> | undefined {
     this.#block += `${text}\n`;
     if (this.#block.length < WRITE_BLOCK) return undefined;
-    this.#full = this.#block;
+    const full = this.#block;
     this.#block = '';
+    const printed = new Promise<void>((resolve) => this.#full.push({ text: full, printed: resolve }));
     this.#wake?.();
-    return new Promise((resolve) => (this.#printed = resolve));
+    return printed;
   }
 
   /** The full blocks, as they fill, until `work` settles (its outcome is for the caller to await). */
@@ -131,11 +131,10 @@ class Blocks {
     };
     work.then(done, done);
     for (;;) {
-      const full = this.#full;
+      const full = this.#full.shift();
       if (full !== undefined) {
-        this.#full = undefined;
-        yield { stdout: full };
-        this.#printed?.();
+        yield { stdout: full.text };
+        full.printed();
       } else if (settled) {
         return;
       } else {
