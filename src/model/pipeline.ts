@@ -135,6 +135,11 @@ export interface SitemapSink {
    * that name too.
    */
   keep(name: string): Promise<void>;
+  /**
+   * Claims the output now rather than at the first file (a SitemapError when another run has it):
+   * for a build that writes its files late, so a run beside it is refused at once, not after its work.
+   */
+  open?(): Promise<void>;
   /** Publishes the new set: the files `names` (staged or kept) and the kept ones; files of the previous set it lacks go. */
   commit(names: readonly string[]): Promise<void>;
   abort(): Promise<void>;

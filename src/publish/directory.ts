@@ -192,6 +192,9 @@ export function openDirectorySink(outDir: string, options: DirectorySinkOptions)
         },
       };
     },
+    async open() {
+      await staging();
+    },
     async keep(name) {
       if (stagedNames.has(name)) throw bothKeptAndWritten(name);
       // The folder is opened first: an interrupted run rolled forward may have published the set.

@@ -346,6 +346,8 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
   };
 
   try {
+    // A state run writes changed files only at its end: the output is claimed now, so another run of the set is refused at once, not after this one's work.
+    await sink.open?.();
     await normalize.drain(items, take);
     if (!findings.failed) await processBatch();
     progress();
@@ -418,10 +420,15 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     summary.files = await files.finish();
 
     const fileStates: FileState[] = [];
+    // A file written again from the state with the bytes it had (a new base URL moves only the index) was left as it was: kept, not written.
+    const unchanged = new Set(summary.files.filter((f) => f.unchanged === true).map((f) => f.name));
     for (const { slot: n, name, part } of files.published) {
       const slot = slots.get(n);
       if (slot === undefined) continue;
-      if (slot.run === start.run) counts.filesWritten++;
+      if (slot.run === start.run) {
+        if (unchanged.has(name)) counts.filesKept++;
+        else counts.filesWritten++;
+      }
       fileStates.push({ slot: n, name, urls: part.urls, body: slot.body, bytes: part.bytes, news: slot.news, nsBits: slot.nsBits, newestLastmod: slot.newestLastmod, newestEpoch: slot.newestEpoch, run: slot.run });
     }
     await store.commit(fileStates, format, scheme);

@@ -406,3 +406,39 @@ test('a lock left by a run that stopped is taken over, whatever its host, once i
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /is in use by another run \(process 4343 on ci-runner-8, started 2026-11-29T08:59:45\+00:00\)/);
 });
+
+test('a state run claims the output folder at its start: beside a run that holds the set, it is refused before reading a record, its state untouched', async () => {
+  const { openDirectorySink } = await import('../../src/publish/directory.ts');
+  const { writeSitemaps } = await import('../../src/index.ts');
+  const dir = await tempDir();
+  const outDir = join(dir, 'out');
+  const holder = openDirectorySink(outDir, { gzip: false, filename: 'sitemap' });
+  await holder.open?.();
+  let read = 0;
+  function* records(): Generator<string> {
+    for (const id of range(0, 100)) {
+      read++;
+      yield `${BASE}p/${id}`;
+    }
+  }
+  try {
+    await assert.rejects(writeSitemaps(records(), { outDir, baseUrl: BASE, state: join(dir, 'state.db') }), { code: 'SM_OUTPUT_CONFLICT', message: /another run \(process \d+\) is publishing the "sitemap" set/ });
+    assert.equal(read, 0);
+  } finally {
+    await holder.abort();
+  }
+  // The refused run left nothing in the state: the next is its first.
+  const summary = await writeSitemaps(records(), { outDir, baseUrl: BASE, state: join(dir, 'state.db') });
+  assert.deepEqual([summary.state?.run, summary.state?.added], [1, 100]);
+});
+
+test('files written again from the state with the bytes they had (a new base URL moves only the index) count as kept, not written', async () => {
+  const { writeSitemaps } = await import('../../src/index.ts');
+  const dir = await tempDir();
+  const options = { outDir: join(dir, 'out'), state: join(dir, 'state.db'), maxUrlsPerFile: 10 };
+  const urls = range(0, 25).map((id) => `${BASE}p/${id}`);
+  await writeSitemaps(urls, { ...options, baseUrl: BASE });
+  const moved = await writeSitemaps(urls, { ...options, baseUrl: `${BASE}maps/` });
+  assert.deepEqual([moved.state?.filesWritten, moved.state?.filesKept], [0, 3]);
+  assert.deepEqual(moved.files.map((f) => [f.name, f.unchanged === true]), [['sitemap-1.xml', true], ['sitemap-2.xml', true], ['sitemap-3.xml', true], ['sitemap.xml', false]]);
+});
