@@ -85,7 +85,7 @@ export async function writeSourceItems(
 }
 
 /** Without a state, a record's commit time is its lastmod when it has none of its own. */
-async function* withCommitTimes(items: Iterable<SourceItem> | AsyncIterable<SourceItem>, times: ReadonlyMap<string, number>): AsyncGenerator<SourceItem> {
+async function* withCommitTimes(items: Iterable<SourceItem> | AsyncIterable<SourceItem>, times: { get(path: string): number | undefined }): AsyncGenerator<SourceItem> {
   for await (const item of items) {
     if ('record' in item && item.path !== undefined && typeof item.record === 'object' && item.record !== null) {
       const record = item.record as Record<string, unknown>;

@@ -4,7 +4,7 @@
  * clone is refused: its oldest commit would stand for every file it did not see change.
  */
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { isAbsolute, posix, relative, sep } from 'node:path';
 import { SitemapError } from '../errors.ts';
 
 /** Runs git in `cwd`; resolves with its standard output, or fails with its first line of standard error. */
@@ -27,11 +27,34 @@ function firstLine(text: string): string {
   return text.trim().split('\n', 1)[0] ?? '';
 }
 
+/** Commit times (seconds) by path relative to a folder; `get` finds a path however it is spelt (`./a.md`, `a//b.md`, `a/../a/b.md`, absolute under the folder). */
+export class CommitTimes {
+  readonly #times: Map<string, number>;
+  readonly #root: string;
+
+  constructor(root: string, times: Map<string, number>) {
+    this.#root = root;
+    this.#times = times;
+  }
+
+  get size(): number {
+    return this.#times.size;
+  }
+
+  get(path: string): number | undefined {
+    const time = this.#times.get(path);
+    if (time !== undefined) return time;
+    const inside = posix.normalize((isAbsolute(path) ? relative(this.#root, path) : path).split(sep).join('/'));
+    return inside === '..' || inside.startsWith('../') ? undefined : this.#times.get(inside);
+  }
+}
+
 /**
- * Commit times (seconds) by path relative to `folder`, for every file git has history of under it.
+ * Commit times by path relative to `folder`, for every file git has history of under it: its last
+ * commit that added or changed it (a commit deleting a path is no change of the file a record can name).
  * Throws SM_GIT_FAILED for a folder outside a repository, a shallow clone, or git failing.
  */
-export async function gitCommitTimes(folder: string): Promise<Map<string, number>> {
+export async function gitCommitTimes(folder: string): Promise<CommitTimes> {
   if ((await git(folder, ['rev-parse', '--is-shallow-repository'])).trim() === 'true') {
     throw new SitemapError(
       'SM_GIT_FAILED',
@@ -40,22 +63,29 @@ export async function gitCommitTimes(folder: string): Promise<Map<string, number
   }
   const times = new Map<string, number>();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('git', ['-C', folder, '-c', 'core.quotePath=false', 'log', '--format=%x00%ct', '--name-only', '--no-renames', '--relative', '--', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // NUL-separated (-z): names with quotes, backslashes, tabs or line breaks come as they are, not quoted.
+    const child = spawn('git', ['-C', folder, 'log', '-z', '--format=%x01%ct', '--name-only', '--no-renames', '--diff-filter=d', '--relative', '--', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     let time = 0;
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      if (line.startsWith('\0')) time = Number(line.slice(1));
-      else if (line !== '' && !times.has(line)) times.set(line, time);
+    let rest = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const fields = (rest + chunk).split('\0');
+      rest = fields.pop() ?? '';
+      for (const field of fields) {
+        // A commit's time, then its names, the first after a line break.
+        if (field.startsWith('\x01')) time = Number(field.slice(1));
+        else {
+          const name = field.startsWith('\n') ? field.slice(1) : field;
+          if (name !== '' && !times.has(name)) times.set(name, time);
+        }
+      }
     });
     child.on('error', (cause) => reject(new SitemapError('SM_GIT_FAILED', `--lastmod-from git: cannot run git (${cause.message})`, { cause })));
-    // Both the last line read and the exit status are needed, in whichever order they come.
-    const read = new Promise<void>((done) => lines.once('close', done));
     child.on('close', (code) => {
-      if (code === 0) void read.then(resolve);
+      if (code === 0) resolve();
       else reject(new SitemapError('SM_GIT_FAILED', `--lastmod-from git: git log failed in "${folder}": ${firstLine(err)}`));
     });
   });
-  return times;
+  return new CommitTimes(folder, times);
 }

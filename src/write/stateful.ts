@@ -34,7 +34,7 @@ export interface StateBuildOptions {
   /** The sink for this run, made once its token is known (the manifest records it). */
   openSink: (token: string) => SitemapSink;
   /** Last commit times (seconds) by source path, the lastmod of a record with neither its own nor a state time. */
-  commitTimes?: ReadonlyMap<string, number>;
+  commitTimes?: { get(path: string): number | undefined };
   /** Pack the files that removals left sparse: URLs move up to fill them, and every file whose URLs change is written. @default false */
   compact?: boolean;
   /** How the source made its fingerprints (see `WriteSitemapsOptions.fingerprintScheme`). */

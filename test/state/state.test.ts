@@ -293,6 +293,32 @@ test('--lastmod-from git: each file\'s last commit time, from one git log; the s
   assert.equal(notRepo.stderr, `sitemapkit: --lastmod-from git: "${plain}" is not in a git repository\n`);
 });
 
+test('--lastmod-from git finds a path however it is spelt and named (quotes, backslashes, tabs, line breaks), and dates no path by the commit that deleted it', async () => {
+  const { gitCommitTimes } = await import('../../src/state/git.ts');
+  const repo = await tempDir();
+  const git = (args: string[], date: string): string =>
+    execFileSync('git', args, { cwd: repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e', GIT_COMMITTER_DATE: date, GIT_AUTHOR_DATE: date } });
+  git(['init', '-q'], '2026-01-01T00:00:00Z');
+  const odd = ['blog/q"uote.md', 'blog/back\\slash.md', 'blog/tab\tx.md', 'blog/line\nbreak.md', 'blog/café.md'];
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(join(repo, 'blog'));
+  for (const name of [...odd, 'blog/p.md', 'blog/gone.md']) await writeFile(join(repo, name), name);
+  git(['add', '.'], '2026-10-01T12:00:00Z');
+  git(['commit', '-qm', 'one'], '2026-10-01T12:00:00Z');
+  await writeFile(join(repo, 'blog/p.md'), 'changed');
+  git(['commit', '-qam', 'two'], '2026-10-05T06:30:00Z');
+  git(['rm', '-q', 'blog/gone.md'], '2026-10-09T00:00:00Z');
+  git(['commit', '-qm', 'three'], '2026-10-09T00:00:00Z');
+  const times = await gitCommitTimes(repo);
+  const one = Date.parse('2026-10-01T12:00:00Z') / 1000;
+  const two = Date.parse('2026-10-05T06:30:00Z') / 1000;
+  for (const name of odd) assert.equal(times.get(name), one, JSON.stringify(name));
+  for (const spelling of ['blog/p.md', './blog/p.md', 'blog//p.md', 'blog/../blog/p.md', join(repo, 'blog', 'p.md')]) assert.equal(times.get(spelling), two, spelling);
+  assert.equal(times.get('../outside/blog/p.md'), undefined);
+  // Deleted by the third commit: dated by its last change, not by its deletion.
+  assert.equal(times.get('blog/gone.md'), one);
+});
+
 test('--compact packs the files removals left sparse; without it they stay as they are', async () => {
   const cwd = await tempDir();
   const out = join(cwd, 'out');
