@@ -42,6 +42,7 @@ export class NormalizeStage {
   /** Findings of the batch being normalized, in input order; `#heldUntil[i]` is how many come up to item i. */
   readonly #heldFindings: Diagnostic[] = [];
   readonly #heldUntil: number[] = [];
+  #droppedUnknown = 0;
 
   /**
    * `onProgress` is called every 16,384 records; `dropped` is told of each record dropped here, after its finding is reported;
@@ -68,6 +69,11 @@ export class NormalizeStage {
       }
     }
     await this.take(consume);
+  }
+
+  /** Records dropped before their URL was known (a line that could not be read, a record with no loc): a state cannot tell which of its URLs they were. */
+  get droppedUnknown(): number {
+    return this.#droppedUnknown;
   }
 
   /** Holds the item; true when the batch is full and must be taken before the next push. */
@@ -106,6 +112,7 @@ export class NormalizeStage {
       const entry = entries[i];
       if (entry === undefined) {
         if (isRecord) counts.dropped++;
+        if (isRecord && ('diagnostic' in item || !namesUrl(item.record))) this.#droppedUnknown++;
         // The normalizer's last finding on a record it returns nothing for is the one that drops it.
         if (!('diagnostic' in item)) this.#dropped?.(item, heldFindings[released - 1] as Diagnostic);
         continue;
@@ -129,4 +136,12 @@ export class NormalizeStage {
     batch.length = 0;
     heldFindings.length = 0;
   }
+}
+
+/** Whether a source record names its URL as a string (`loc` or `url`, or the record itself for a text line). */
+function namesUrl(record: unknown): boolean {
+  if (typeof record === 'string') return true;
+  if (typeof record !== 'object' || record === null) return false;
+  const { loc, url } = record as { loc?: unknown; url?: unknown };
+  return typeof loc === 'string' || typeof url === 'string';
 }

@@ -353,8 +353,14 @@ export async function buildWithState(items: Iterable<SourceItem> | AsyncIterable
     progress();
     findings.throwIfFailed();
 
-    // URLs of the state this run did not see are gone; their files change.
-    if (seenCount < start.alive) {
+    // URLs of the state this run did not see are gone; their files change. Unless a record was lost before its URL was known: it may be any of them.
+    if (seenCount < start.alive && normalize.droppedUnknown > 0) {
+      const unseen = start.alive - seenCount;
+      report({
+        rule: 'INPUT', level: 'warn',
+        message: `${normalize.droppedUnknown.toLocaleString('en-US')} input record${normalize.droppedUnknown === 1 ? ' was' : 's were'} dropped before ${normalize.droppedUnknown === 1 ? 'its URL was' : 'their URLs were'} known, so none of the ${unseen.toLocaleString('en-US')} URL${unseen === 1 ? '' : 's'} of the state not seen in this run is counted as removed: ${unseen === 1 ? 'it stays' : 'they stay'} listed until a run reads every record`,
+      });
+    } else if (seenCount < start.alive) {
       const gone: number[] = [];
       for await (const batch of store.alive(maxId)) for (const { id, slot, bytes, hasNews } of batch) {
         if (wasSeen(id)) continue;

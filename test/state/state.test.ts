@@ -468,3 +468,24 @@ test('files written again from the state with the bytes they had (a new base URL
   assert.deepEqual([moved.state?.filesWritten, moved.state?.filesKept], [0, 3]);
   assert.deepEqual(moved.files.map((f) => [f.name, f.unchanged === true]), [['sitemap-1.xml', true], ['sitemap-2.xml', true], ['sitemap-3.xml', true], ['sitemap.xml', false]]);
 });
+
+test('a record lost before its URL was known (a line that is not JSON) removes no URL: the state cannot tell which it was; a clean run then does', async () => {
+  const cwd = await tempDir();
+  const build = ['build', '-i', 'in.jsonl', '-o', 'out', '-b', BASE, '--state', 'state.db', '--no-progress', '--json'];
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 5)));
+  assert.equal((await runCli(build, { cwd, now: T1 })).code, 0);
+  // p/3's line broken: its URL cannot be read, and p/4 is gone from the feed as well.
+  await writeFile(join(cwd, 'in.jsonl'), `${feed(range(0, 3))}{"loc": "${BASE}p/3", oops\n`);
+  const broken = await runCli(build, { cwd, now: T2 });
+  assert.equal(broken.code, 0, broken.stderr);
+  const report = JSON.parse(broken.stdout) as { urls: number; state: { removed: number; unchanged: number }; diagnostics: { rule: string; level: string; message: string }[] };
+  assert.deepEqual([report.urls, report.state.removed, report.state.unchanged], [5, 0, 3]);
+  assert.deepEqual(report.diagnostics.map((d) => `${d.rule} ${d.level} ${d.message.replace(/ \(.*\)$/, '')}`), [
+    'INPUT error line skipped: not valid JSON',
+    'INPUT warn 1 input record was dropped before its URL was known, so none of the 2 URLs of the state not seen in this run is counted as removed: they stay listed until a run reads every record',
+  ]);
+  assert.deepEqual(JSON.parse((await runCli(['changes', '--state', 'state.db', '--json'], { cwd })).stdout), { added: [], changed: [], removed: [] });
+  await writeFile(join(cwd, 'in.jsonl'), feed(range(0, 4)));
+  const clean = JSON.parse((await runCli(build, { cwd, now: T3 })).stdout) as { urls: number; state: { removed: number } };
+  assert.deepEqual([clean.urls, clean.state.removed], [4, 1]);
+});
