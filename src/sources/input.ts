@@ -28,7 +28,8 @@ export async function textOf(source: Bytes, label: string): Promise<{ head: Uint
 }
 
 function notText(what: string): SitemapError {
-  return new SitemapError('SM_INPUT_NOT_TEXT', `${what}, not text: build reads a list of URLs, JSON Lines or CSV`);
+  // Text in another encoding (UTF-16) is text still: what it lacks is UTF-8, which its own hint says.
+  return new SitemapError('SM_INPUT_NOT_TEXT', `${what}${/\btext\b/.test(what) ? '' : ', not text'}: build reads a list of URLs, JSON Lines or CSV`);
 }
 
 /** The first `HEAD_BYTES` (fewer if the input is shorter), and all the bytes again from the start. */

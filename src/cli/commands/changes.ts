@@ -31,7 +31,7 @@ async function* changes(flags: ChangesFlags, context: CommandContext): CommandRu
   let since: number | undefined;
   if (flags.since !== undefined) {
     const parsed = normalizeDatetime(flags.since);
-    if (!parsed.ok) throw new SitemapError('SM_BAD_OPTION', `--since "${flags.since}" is not a date or time: ${parsed.reason} (e.g. 2026-11-01 or 2026-11-28T10:00:00Z)`);
+    if (!parsed.ok) throw new SitemapError('SM_BAD_OPTION', `--since "${flags.since}" is not a date or time: ${parsed.reason}`);
     since = toSeconds(parsed.epoch);
   }
   const path = resolve(context.cwd, flags.state);
