@@ -129,7 +129,7 @@ async function execute({ definition, operands, flags }: Invocation, io: CliIo, p
       if (!(await print(next.value))) return EXIT_SIGPIPE;
     }
   } catch (caught) {
-    // Anything else is a bug: still one sentence (and one JSON object), not a crash, with the stack on request.
+    // Any other failure (the system's, or a bug) is still one sentence and one JSON object, not a crash; its stack on request.
     const error = isSitemapError(caught) ? caught : unexpected(caught, io.debug === true);
     const json = { stdout: `${JSON.stringify({ ...definition.jsonFailure, error: error.message, code: error.code })}\n` };
     if (flags['json'] === true && !printedOut && !(await print(json))) return EXIT_SIGPIPE;
