@@ -92,12 +92,12 @@ async function parseCommandLine(argv: readonly string[], printed: Printed[]): Pr
 
 /** A failure no command turned into a SitemapError, as one: the system's (a full disk, an I/O error) as it says, any other as a bug to report. */
 function unexpected(error: unknown, debug: boolean): { code: 'SM_UNEXPECTED'; message: string } {
-  const stack = debug ? '' : '; SITEMAPKIT_DEBUG=1 prints where it came from';
-  if (!(error instanceof Error)) return { code: 'SM_UNEXPECTED', message: `unexpected failure, a bug in sitemapkit: ${String(error)} (please report it with the command that caused it${stack})` };
-  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
-  const said = typeof code === 'string' && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
-  if (typeof syscall === 'string') return { code: 'SM_UNEXPECTED', message: `the system failed an operation: ${said}${debug ? '' : ' (SITEMAPKIT_DEBUG=1 prints where it came from)'}` };
-  return { code: 'SM_UNEXPECTED', message: `unexpected failure, a bug in sitemapkit: ${said} (please report it with the command that caused it${stack})` };
+  const { code, syscall } = (error instanceof Error ? error : {}) as { code?: unknown; syscall?: unknown };
+  const text = error instanceof Error ? error.message : String(error);
+  const said = typeof code === 'string' && !text.startsWith(code) ? `${code}: ${text}` : text;
+  const where = 'SITEMAPKIT_DEBUG=1 prints where it came from';
+  if (typeof syscall === 'string') return { code: 'SM_UNEXPECTED', message: `the system failed an operation: ${said}${debug ? '' : ` (${where})`}` };
+  return { code: 'SM_UNEXPECTED', message: `unexpected failure, a bug in sitemapkit: ${said} (please report it with the command that caused it${debug ? '' : `; ${where}`})` };
 }
 
 /** `--json` among the options, before a `--` that ends them. */

@@ -37,10 +37,6 @@ export class CommitTimes {
     this.#times = times;
   }
 
-  get size(): number {
-    return this.#times.size;
-  }
-
   get(path: string): number | undefined {
     const time = this.#times.get(path);
     if (time !== undefined) return time;
@@ -69,18 +65,22 @@ export async function gitCommitTimes(folder: string): Promise<CommitTimes> {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     let time = 0;
     let rest = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    // A commit's time, then its names, the first after a line break.
+    const take = (field: string): void => {
+      if (field.startsWith('\x01')) time = Number(field.slice(1));
+      else {
+        const name = field.startsWith('\n') ? field.slice(1) : field;
+        if (name !== '' && !times.has(name)) times.set(name, time);
+      }
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
       const fields = (rest + chunk).split('\0');
       rest = fields.pop() ?? '';
-      for (const field of fields) {
-        // A commit's time, then its names, the first after a line break.
-        if (field.startsWith('\x01')) time = Number(field.slice(1));
-        else {
-          const name = field.startsWith('\n') ? field.slice(1) : field;
-          if (name !== '' && !times.has(name)) times.set(name, time);
-        }
-      }
+      for (const field of fields) take(field);
     });
+    // The output ends with a NUL; whatever follows the last one is a field all the same.
+    child.stdout.on('end', () => take(rest));
     child.on('error', (cause) => reject(new SitemapError('SM_GIT_FAILED', `--lastmod-from git: cannot run git (${cause.message})`, { cause })));
     child.on('close', (code) => {
       if (code === 0) resolve();
